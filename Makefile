@@ -1,0 +1,62 @@
+# 两个命令：make book（准备环境并构建 HTML）与 make test（准备环境并运行全部测试）。
+# 第一次运行会创建 .venv（构建与测试）和 .venv-colab（仿 Colab 环境），之后只在依赖文件变化时重装。
+PYTHON ?= python3
+VENV   := .venv
+COLAB  := .venv-colab
+BIN    := $(VENV)/bin
+# 只有 CPU 的机器上可设 TORCH_INDEX=https://download.pytorch.org/whl/cpu，避免下载 CUDA 版 torch
+TORCH_INDEX ?=
+PIP_TORCH := $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX),)
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: book test bench system sync lock clean
+
+book: $(VENV)/.installed
+	$(BIN)/python tools/nbsync.py --check
+	$(BIN)/jupyter-book build . -W -n --keep-going
+	@echo "HTML 已生成：_build/html/index.html"
+
+test: $(VENV)/.installed $(COLAB)/.installed system
+	$(BIN)/python tools/nbsync.py --check
+	$(BIN)/jupyter-book build . -W -n --keep-going
+	PYTHONPATH=$(CURDIR) $(COLAB)/bin/python -m pytest -p no:cacheprovider -q tests/test_widgets.py
+	$(BIN)/pytest -q
+
+bench: $(VENV)/.installed system book
+	$(BIN)/python bench/bench_book.py
+	$(BIN)/python bench/bench_import.py
+	$(BIN)/python bench/bench_layernorm_speed.py
+	$(BIN)/python bench/bench_widgets.py
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/pip install -q $(PIP_TORCH) -c constraints.txt -r requirements.txt -r requirements-dev.txt
+	touch $@
+
+$(COLAB)/.installed: requirements-colab.txt constraints-colab.txt
+	test -x $(COLAB)/bin/python || $(PYTHON) -m venv $(COLAB)
+	$(COLAB)/bin/python -m pip install -q --upgrade pip
+	$(COLAB)/bin/pip install -q $(PIP_TORCH) -c constraints-colab.txt -r requirements-colab.txt
+	touch $@
+
+# 浏览器测试需要 Debian 的 chromium 和中文字体；以 root 运行且缺少时自动安装
+system:
+	@if [ ! -x /usr/bin/chromium ] || [ -z "$$(fc-list :lang=zh 2>/dev/null)" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	  else echo "需要 /usr/bin/chromium：请用 root 运行，或先 sudo apt-get install chromium fonts-noto-cjk"; exit 1; fi; \
+	fi
+
+# 改了 _config.yml 的仓库地址或章节后运行：更新每章的设置单元格、清空输出
+sync: $(VENV)/.installed
+	$(BIN)/python tools/nbsync.py
+
+# 重新生成精确版本的锁文件
+lock: $(VENV)/.installed $(COLAB)/.installed
+	$(BIN)/pip freeze --exclude-editable | grep -viE '^(dsx[_-]util|-e )' | sed '1i # 由 make lock 生成：make 安装时使用的精确版本（requirements.txt 里只写宽松范围）。' > constraints.txt
+	$(COLAB)/bin/pip freeze | grep -viE '^(dsx[_-]util|-e )' | sed '1i # 由 make lock 生成：仿 Colab 测试环境的精确版本。' > constraints-colab.txt
+
+clean:
+	rm -rf _build

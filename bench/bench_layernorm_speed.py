@@ -1,0 +1,186 @@
+"""层归一化各实现的速度对比（第 11 章的配套测量脚本；这是测量，不是测试）。
+
+用法：.venv/bin/python bench/bench_layernorm_speed.py [--repeats 15] [--no-compile]
+
+在同一次运行里交替测量每个实现（每轮各跑一次，取中位数），打印：
+- 前向传播、前向 + 反向传播的用时，相对 F.layer_norm 与相对一次内存复制的倍数；
+- 目标：最快的从零实现（前向）用时不超过 F.layer_norm 的 1.2 倍，打印 PASS / FAIL；
+- RMSNorm 与 LayerNorm 的速度比。
+数字因机器和负载而异；只比较同一次运行里的结果。
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")  # 编译不开工作进程池，免得它们抢占计时用的 CPU
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+import dsx_util  # noqa: E402
+
+GOAL = 1.2   # 最快的从零实现（前向）相对 F.layer_norm 的目标倍数
+
+
+def layer_norm_fast(x, scale, shift, eps=1e-5):
+    """改进的从零实现（与第 11 章相同）：少遍历内存，少分配完整大小的临时张量。"""
+    mean = x.mean(dim=-1, keepdim=True)
+    xc = x - mean
+    var = torch.linalg.vector_norm(xc, dim=-1, keepdim=True).square() / x.shape[-1]
+    rstd = torch.rsqrt(var + eps)
+    if torch.is_grad_enabled() and (x.requires_grad or scale.requires_grad or shift.requires_grad):
+        return torch.addcmul(shift, xc * rstd, scale)
+    return torch.addcmul(shift, xc.mul_(rstd), scale, out=xc)
+
+
+def layer_norm_simple(x, scale, shift, eps=1e-5):
+    """最朴素的公式，交给 torch.compile 融合。"""
+    mean = x.mean(dim=-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)
+    return (x - mean) * torch.rsqrt(var + eps) * scale + shift
+
+
+class LayerNormFunction(torch.autograd.Function):
+    """第 10 章的手写反向传播：前向保存 x_hat 与 1/σ。"""
+
+    @staticmethod
+    def forward(ctx, x, scale, shift, eps):
+        var, mean = torch.var_mean(x, dim=-1, keepdim=True, correction=0)
+        r = torch.rsqrt(var + eps)
+        x_hat = (x - mean) * r
+        ctx.save_for_backward(x_hat, r, scale)
+        return torch.addcmul(shift, x_hat, scale)
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        x_hat, r, scale = ctx.saved_tensors
+        rows = tuple(range(grad_out.dim() - 1))
+        g_hat = grad_out * scale
+        grad_x = r * (g_hat - g_hat.mean(-1, keepdim=True) - x_hat * (g_hat * x_hat).mean(-1, keepdim=True))
+        return grad_x, (grad_out * x_hat).sum(dim=rows), grad_out.sum(dim=rows), None
+
+
+def interleaved(fns, repeats):
+    """交替运行每个函数 repeats 轮（先各预热一次），返回 {名字: 用时中位数（毫秒）}。"""
+    times = {name: [] for name in fns}
+    for f in fns.values():
+        f()
+    for _ in range(repeats):
+        for name, f in fns.items():
+            t0 = time.perf_counter()
+            f()
+            times[name].append(time.perf_counter() - t0)
+    return {name: statistics.median(v) * 1e3 for name, v in times.items()}
+
+
+def report(title, ms, n_bytes, ref="F.layer_norm", copy="复制 x.clone()"):
+    rows = [[name, t, n_bytes / (t / 1e3) / 1e9, t / ms[ref], t / ms[copy]] for name, t in ms.items()]
+    print()
+    dsx_util.print_table(title, ["实现", "毫秒", "有效 GB/s", f"相对 {ref}", "相对复制"], rows, digits=2)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=15, help="交替测量的轮数（默认 15）")
+    parser.add_argument("--shape", type=int, nargs=3, default=[8, 1024, 768], help="激活值形状（默认 8 1024 768）")
+    parser.add_argument("--no-compile", action="store_true", help="不测量 torch.compile 版本")
+    args = parser.parse_args()
+
+    torch.manual_seed(123)
+    shape = tuple(args.shape)
+    emb_dim = shape[-1]
+    x = torch.randn(shape)
+    scale, shift = torch.rand(emb_dim) + 0.5, torch.randn(emb_dim)
+    ln = dsx_util.LayerNorm(emb_dim)
+    rms = dsx_util.RMSNorm(emb_dim)
+    with torch.no_grad():
+        ln.scale.copy_(scale)
+        ln.shift.copy_(shift)
+    fwd_bytes = 2 * x.numel() * x.element_size()   # 前向最少：读 x、写 y
+    print(f"torch {torch.__version__}，线程数 {torch.get_num_threads()}，形状 {list(shape)}，float32，"
+          f"每个实现 {args.repeats} 轮交替测量取中位数")
+
+    compiled = None
+    if not args.no_compile:
+        t0 = time.perf_counter()
+        try:
+            compiled = torch.compile(layer_norm_simple)
+            with torch.no_grad():
+                compiled(x, scale, shift)
+            xg = x.clone().requires_grad_()
+            compiled(xg, scale.clone().requires_grad_(), shift.clone().requires_grad_()).sum().backward()
+            print(f"torch.compile 编译用时 {time.perf_counter() - t0:.1f} 秒（前向与反向）")
+        except Exception as err:  # 例如没有 C++ 编译器
+            compiled = None
+            print(f"torch.compile 不可用，跳过：{type(err).__name__}: {str(err)[:200]}")
+
+    # 正确性：每个实现都与 F.layer_norm 对照
+    with torch.no_grad():
+        ref = F.layer_norm(x, (emb_dim,), scale, shift)
+        checks = {"dsx_util.LayerNorm": ln(x), "layer_norm_fast": layer_norm_fast(x, scale, shift),
+                  "第 10 章 autograd.Function": LayerNormFunction.apply(x, scale, shift, 1e-5)}
+        if compiled is not None:
+            checks["torch.compile"] = compiled(x, scale, shift)
+    for name, y in checks.items():
+        diff = (y - ref).abs().max().item()
+        if diff > 1e-4:
+            sys.exit(f"{name} 的输出与 F.layer_norm 相差 {diff:.2e}，超过 1e-4：先修正实现再比较速度。")
+
+    # 前向传播
+    fwd = {
+        "复制 x.clone()": lambda: x.clone(),
+        "F.layer_norm": lambda: F.layer_norm(x, (emb_dim,), scale, shift),
+        "dsx_util.LayerNorm": lambda: ln(x),
+        "layer_norm_fast": lambda: layer_norm_fast(x, scale, shift),
+    }
+    if compiled is not None:
+        fwd["torch.compile"] = lambda: compiled(x, scale, shift)
+    fwd["RMSNorm（dsx_util）"] = lambda: rms(x)
+    fwd["F.rms_norm"] = lambda: F.rms_norm(x, (emb_dim,), scale, eps=1e-6)
+    with torch.no_grad():
+        ms_fwd = interleaved(fwd, args.repeats)
+    report("前向传播（torch.no_grad）", ms_fwd, fwd_bytes)
+
+    # 前向 + 反向传播
+    xg = x.clone().requires_grad_()
+    sg, bg = scale.clone().requires_grad_(), shift.clone().requires_grad_()
+    grad_out = torch.randn(shape)
+    ln_g = dsx_util.LayerNorm(emb_dim)
+
+    def fb(f):
+        def run():
+            xg.grad = sg.grad = bg.grad = None
+            ln_g.zero_grad(set_to_none=True)
+            f().backward(grad_out)
+        return run
+
+    fb_fns = {
+        "复制 x.clone()": fb(lambda: xg.clone()),
+        "F.layer_norm": fb(lambda: F.layer_norm(xg, (emb_dim,), sg, bg)),
+        "dsx_util.LayerNorm": fb(lambda: ln_g(xg)),
+        "layer_norm_fast": fb(lambda: layer_norm_fast(xg, sg, bg)),
+        "第 10 章 autograd.Function": fb(lambda: LayerNormFunction.apply(xg, sg, bg, 1e-5)),
+    }
+    if compiled is not None:
+        fb_fns["torch.compile"] = fb(lambda: compiled(xg, sg, bg))
+    ms_fb = interleaved(fb_fns, max(3, args.repeats // 2))
+    report("前向 + 反向传播", ms_fb, 2 * fwd_bytes)
+
+    # 目标：最快的从零实现（前向）不超过 F.layer_norm 的 GOAL 倍
+    scratch = [n for n in ("dsx_util.LayerNorm", "layer_norm_fast", "torch.compile") if n in ms_fwd]
+    best = min(scratch, key=ms_fwd.get)
+    ratio = ms_fwd[best] / ms_fwd["F.layer_norm"]
+    verdict = "PASS" if ratio <= GOAL else "FAIL"
+    print(f"\n目标：最快的从零实现（前向）用时不超过 F.layer_norm 的 {GOAL} 倍 —— "
+          f"最快的是 {best}，{ratio:.2f} 倍：{verdict}")
+
+    print(f"\nRMSNorm 与 LayerNorm（前向，同一次运行）：")
+    print(f"  从零实现：dsx_util.LayerNorm 用时是 dsx_util.RMSNorm 的 "
+          f"{ms_fwd['dsx_util.LayerNorm'] / ms_fwd['RMSNorm（dsx_util）']:.2f} 倍")
+    print(f"  PyTorch 内置：F.layer_norm 用时是 F.rms_norm 的 {ms_fwd['F.layer_norm'] / ms_fwd['F.rms_norm']:.2f} 倍")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,501 @@
+"""练习检查器的公共部分：安全地运行学习者的代码，把发现的问题整理成一两行中文反馈。
+
+检查器只说“错在哪里、证据是什么”，不给出参考答案。用法（检查器作者）::
+
+    out = call_learner(fn, x)            # 不会让内核崩溃：异常、超时、海量打印都被接住
+    if not out.ok:
+        return finish("my_ex", [(out.code, out.message)])
+    ...
+    return finish("my_ex", findings)     # findings: [(错误代码, 一行中文说明), ...]
+
+显示策略（保证笔记本里每次检查只显示一次）：
+``finish`` 立即显示反馈（笔记本里用 IPython.display，终端里用 print），并返回 ``CheckResult``。
+如果这个结果又恰好是单元格的最后一个表达式，IPython 会再去显示它；``CheckResult._ipython_display_``
+发现“本单元格里已经显示过”就什么也不做。所以 ``check_x(f)``、``r = check_x(f)``、
+在循环里调用，都只显示一次；在后面的单元格里单独写 ``r`` 会再显示一次。
+"""
+from __future__ import annotations
+
+import ctypes
+import html
+import io
+import linecache
+import math
+import os
+import sys
+import sysconfig
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable, List, Optional, Sequence, Tuple
+
+NOT_DONE = "not_done"
+RAISED = "raised"
+TIMEOUT = "timeout"
+WRONG_OUTPUT = "wrong_output"
+WRONG_SHAPE_OR_DTYPE = "wrong_shape_or_dtype"
+CHECK_FAILED = "check_failed"   # 检查器自己出了意外（不应发生）；不在各检查器的错误目录里
+
+# 每个检查器都会用到的通用错误代码及其中文说明。
+COMMON_CODES = {
+    NOT_DONE: "练习还没有完成：代码仍然抛出 NotImplementedError",
+    RAISED: "你的代码运行时抛出了异常",
+    TIMEOUT: "你的代码运行太久（可能有死循环），检查被中止",
+}
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_LIBRARY_DIRS = tuple(sorted({os.path.abspath(p) for p in (
+    os.path.dirname(os.__file__),
+    sysconfig.get_paths().get("purelib", ""),
+    sysconfig.get_paths().get("platlib", ""),
+) if p}))
+
+
+# ---------------------------------------------------------------------------
+# 检查结果
+# ---------------------------------------------------------------------------
+@dataclass
+class CheckResult:
+    """一次检查的结果。``bool(result)`` 等于 ``result.passed``；codes 与 messages 一一对应。"""
+
+    exercise: str
+    passed: bool
+    codes: List[str] = field(default_factory=list)
+    messages: List[str] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)   # 不算错误的附加提醒（例如打印太多）
+    _shown_in: Any = field(default=None, repr=False, compare=False)
+
+    def __bool__(self):
+        return bool(self.passed)
+
+    def text(self) -> str:
+        """终端里显示的纯文本反馈。"""
+        if self.passed:
+            lines = [f"✓ {self.exercise}：全部检查通过。"]
+        else:
+            lines = [f"✗ {self.exercise}：发现 {len(self.codes)} 个问题"]
+            for code, msg in zip(self.codes, self.messages):
+                lines.append(f"  - [{code}] {msg}")
+        lines += [f"  · {note}" for note in self.notes]
+        return "\n".join(lines)
+
+    __str__ = text
+
+    def __repr__(self):
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        esc = html.escape
+        if self.passed:
+            color, head = "#2e7d32", f"✓ {esc(self.exercise)}：全部检查通过。"
+        else:
+            color, head = "#c62828", f"✗ {esc(self.exercise)}：发现 {len(self.codes)} 个问题"
+        parts = [f'<div class="dsx-check" style="border-left:4px solid {color};'
+                 f'padding:2px 8px;margin:4px 0;line-height:1.5">',
+                 f'<div style="color:{color};font-weight:bold">{head}</div>']
+        if not self.passed:
+            parts.append('<ul style="margin:2px 0;padding-left:1.4em">')
+            for code, msg in zip(self.codes, self.messages):
+                parts.append(f'<li>{esc(msg)} <code style="color:#888;font-size:85%">'
+                             f'{esc(code)}</code></li>')
+            parts.append("</ul>")
+        for note in self.notes:
+            parts.append(f'<div style="color:#666;font-size:90%">{esc(note)}</div>')
+        parts.append("</div>")
+        return "".join(parts)
+
+    def _mimebundle(self):
+        return {"text/plain": self.text(), "text/html": self._repr_html_()}
+
+    def _ipython_display_(self):
+        # finish() 已在本单元格显示过 -> 不再显示（避免重复）；否则正常显示。
+        shell = _ipython_shell()
+        if shell is not None and self._shown_in == (id(shell), shell.execution_count):
+            return
+        _display_bundle(self._mimebundle())
+
+
+def _ipython_shell():
+    """正在运行的 IPython（笔记本或 IPython 终端）；普通 Python 里返回 None。不主动导入 IPython。"""
+    if "IPython" not in sys.modules:
+        return None
+    try:
+        from IPython import get_ipython
+        return get_ipython()
+    except Exception:
+        return None
+
+
+def _display_bundle(bundle):
+    from IPython.display import display
+    display(bundle, raw=True)
+
+
+def finish(exercise: str, findings: Sequence[Tuple[str, str]], notes: Sequence[str] = (),
+           show: bool = True) -> CheckResult:
+    """把 [(代码, 中文说明), ...] 整理成 CheckResult，显示一次并返回。
+
+    同一个代码只保留第一条说明；findings 为空表示通过。show=False 时不显示（测试用）。
+    """
+    codes, messages = [], []
+    for code, msg in findings:
+        if code not in codes:
+            codes.append(code)
+            messages.append(msg)
+    result = CheckResult(exercise=exercise, passed=not codes, codes=codes,
+                         messages=messages, notes=list(notes))
+    if show:
+        shell = _ipython_shell()
+        if shell is not None:
+            _display_bundle(result._mimebundle())
+            result._shown_in = (id(shell), shell.execution_count)
+        else:
+            print(result.text())
+    return result
+
+
+# ---------------------------------------------------------------------------
+# 运行学习者的代码
+# ---------------------------------------------------------------------------
+@dataclass
+class Outcome:
+    """call_learner 的返回值。ok=False 时 code 是 "raised" / "timeout" / "not_done"。"""
+
+    ok: bool
+    value: Any = None
+    error: Optional[str] = None      # 一行：异常类型与信息，外加出错的是学习者代码的第几行
+    code: Optional[str] = None
+    printed: str = ""                # 捕获到的 stdout/stderr（截断后）
+    printed_chars: int = 0           # 实际打印的总字符数
+    seconds: float = 0.0
+    exception: Optional[BaseException] = field(default=None, repr=False)
+
+    @property
+    def message(self) -> str:
+        """这次失败对应的一行中文反馈（ok=True 时为空字符串）。"""
+        if self.ok:
+            return ""
+        if self.code == NOT_DONE:
+            return "这道练习还没有完成：代码仍在抛出 NotImplementedError，请把那一行换成你的实现。"
+        if self.code == TIMEOUT:
+            return (f"你的代码运行了 {self.seconds:.1f} 秒还没有结束（可能有死循环或计算量过大），"
+                    f"检查已中止。")
+        return f"你的代码抛出了异常：{self.error}"
+
+
+class _Capture(io.TextIOBase):
+    """只保留前 limit 个字符、但记录总字符数的输出流。"""
+
+    def __init__(self, limit):
+        self.limit = limit
+        self.parts = []
+        self.kept = 0
+        self.total = 0
+
+    def writable(self):
+        return True
+
+    def write(self, s):
+        s = str(s)
+        n = len(s)
+        self.total += n
+        if self.kept < self.limit:
+            piece = s[: self.limit - self.kept]
+            self.parts.append(piece)
+            self.kept += len(piece)
+        return n
+
+    def flush(self):
+        pass
+
+    def getvalue(self):
+        return "".join(self.parts)
+
+
+class _StopLearner(BaseException):
+    """超时后注入学习者线程的异常，让死循环停下来（纯 Python 循环有效）。"""
+
+
+def _stop_thread(thread):
+    if not thread.is_alive() or thread.ident is None:
+        return
+    try:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
+                                                   ctypes.py_object(_StopLearner))
+    except Exception:
+        pass
+
+
+def _is_internal(filename):
+    if not filename:
+        return True
+    path = os.path.abspath(filename)
+    if path.startswith(_HERE):
+        return True
+    if any(path.startswith(d + os.sep) for d in _LIBRARY_DIRS):
+        return True  # 标准库和 site-packages（torch 等）
+    for mod in ("torch", "numpy"):
+        m = sys.modules.get(mod)
+        if m is not None and getattr(m, "__file__", None):
+            if path.startswith(os.path.dirname(m.__file__)):
+                return True
+    return False
+
+
+def describe_exception(exc: BaseException) -> str:
+    """一行描述：“RuntimeError: ……（你的代码第 12 行：`y = x / 0`）”。只指向学习者的代码。"""
+    first = str(exc).strip().splitlines()
+    text = type(exc).__name__ + (f": {first[0].strip()}" if first else "")
+    if len(text) > 200:
+        text = text[:197] + "..."
+    where = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if not _is_internal(frame.filename):
+            where = frame
+    if where is not None:
+        line = (where.line or linecache.getline(where.filename, where.lineno)).strip()
+        base = os.path.basename(where.filename)
+        # 笔记本单元格的文件名（/tmp/ipykernel_123/456.py、<ipython-input-...>）对学习者没有意义
+        in_cell = "ipykernel" in where.filename or base.startswith("<")
+        loc = f"第 {where.lineno} 行" if in_cell else f"{base} 第 {where.lineno} 行"
+        if line:
+            if len(line) > 80:
+                line = line[:77] + "..."
+            loc += f"：`{line}`"
+        text += f"（{loc}）"
+    return text
+
+
+def call_learner(fn: Callable, *args, timeout: float = 5.0, max_output_chars: int = 2000,
+                 **kwargs) -> Outcome:
+    """在守护线程里运行 fn(*args, **kwargs)，最多等 timeout 秒；捕获并截断它打印的内容。
+
+    永远不抛出异常（KeyboardInterrupt 除外）：学习者代码的异常、超时、NotImplementedError
+    都变成 Outcome 里的 code。超时后会尝试让那个线程停下（对纯 Python 死循环有效）。
+    """
+    box = {}
+
+    def target():
+        try:
+            box["value"] = fn(*args, **kwargs)
+        except _StopLearner:
+            box["stopped"] = True
+        except BaseException as exc:  # noqa: BLE001 -- 学习者的任何异常都要接住
+            box["exc"] = exc
+
+    capture = _Capture(max_output_chars)
+    old_out, old_err = sys.stdout, sys.stderr
+    thread = threading.Thread(target=target, name="dsx-learner-code", daemon=True)
+    start = time.perf_counter()
+    sys.stdout = sys.stderr = capture
+    try:
+        thread.start()
+        thread.join(timeout)
+    finally:
+        sys.stdout, sys.stderr = old_out, old_err
+        if thread.is_alive():
+            _stop_thread(thread)
+    seconds = time.perf_counter() - start
+    printed, total = capture.getvalue(), capture.total
+    if thread.is_alive() or "stopped" in box:
+        thread.join(0.2)
+        return Outcome(False, code=TIMEOUT, error=f"超过 {timeout:g} 秒仍未结束",
+                       printed=printed, printed_chars=total, seconds=seconds)
+    if "exc" in box:
+        exc = box["exc"]
+        code = NOT_DONE if isinstance(exc, NotImplementedError) else RAISED
+        return Outcome(False, code=code, error=describe_exception(exc), printed=printed,
+                       printed_chars=total, seconds=seconds, exception=exc)
+    return Outcome(True, value=box.get("value"), printed=printed, printed_chars=total,
+                   seconds=seconds)
+
+
+class Runner:
+    """一次检查里多次调用学习者代码的小帮手：统计打印量，记住第一次失败。
+
+    ``r.call(fn, *args)`` 返回 Outcome；``r.failure`` 是第一次失败（异常/超时/未完成）的 Outcome；
+    ``r.notes()`` 给出“打印太多”之类的附加提醒。
+    """
+
+    def __init__(self, timeout: float = 5.0, max_output_chars: int = 2000):
+        self.timeout = timeout
+        self.max_output_chars = max_output_chars
+        self.printed_chars = 0
+        self.first_print = ""
+        self.failure: Optional[Outcome] = None
+
+    def call(self, fn, *args, **kwargs) -> Outcome:
+        out = call_learner(fn, *args, timeout=self.timeout,
+                           max_output_chars=self.max_output_chars, **kwargs)
+        self.printed_chars += out.printed_chars
+        if out.printed and not self.first_print:
+            self.first_print = out.printed
+        if not out.ok and self.failure is None:
+            self.failure = out
+        return out
+
+    def notes(self) -> List[str]:
+        if self.printed_chars <= 0:
+            return []
+        head = self.first_print.strip().splitlines()[0] if self.first_print.strip() else ""
+        if len(head) > 60:
+            head = head[:57] + "..."
+        note = f"检查期间你的代码打印了 {self.printed_chars:,} 个字符，已省略不显示"
+        if head:
+            note += f"（第一行：{head!r}）"
+        return [note + "；检查通过后可以删掉调试用的 print。"]
+
+
+# ---------------------------------------------------------------------------
+# 描述张量与比较数值的小工具（检查器共用）
+# ---------------------------------------------------------------------------
+def fmt_shape(shape) -> str:
+    """(2, 3, 8) 这样的形状文字；一维写成 (8,)。"""
+    dims = tuple(int(d) for d in shape)
+    return "(" + ", ".join(map(str, dims)) + ("," if len(dims) == 1 else "") + ")"
+
+
+def describe_value(value) -> str:
+    """学习者返回值的简短描述：“None”“list”“形状 (2, 3) 的 float64 张量”。"""
+    try:
+        import torch
+        if isinstance(value, torch.Tensor):
+            return f"形状 {fmt_shape(value.shape)} 的 {str(value.dtype).replace('torch.', '')} 张量"
+    except Exception:
+        pass
+    if value is None:
+        return "None"
+    shape = getattr(value, "shape", None)
+    if shape is not None:
+        return f"形状 {fmt_shape(shape)} 的 {type(value).__module__.split('.')[0]}.{type(value).__name__}"
+    return type(value).__name__
+
+
+def fmt_num(v) -> str:
+    """把数字写成简短的样子：0.9731、1.2e-05、nan。"""
+    v = float(v)
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if v == 0:
+        return "0"
+    if 1e-3 <= abs(v) < 1e5:
+        return f"{v:.4g}"
+    return f"{v:.2e}"
+
+
+def tensor_problem(value, like, what="输出", input_desc="") -> Optional[str]:
+    """value 应是与张量 like 形状、dtype 都相同的张量；不是时返回一行中文说明，否则 None。"""
+    import torch
+    prefix = f"对{input_desc}，" if input_desc else ""
+    if not isinstance(value, torch.Tensor):
+        return f"{prefix}{what}是 {describe_value(value)}，应是与输入形状相同的 PyTorch 张量。"
+    if tuple(value.shape) != tuple(like.shape):
+        return (f"{prefix}{what}的形状是 {fmt_shape(value.shape)}，"
+                f"应是 {fmt_shape(like.shape)}（与输入相同）。")
+    if value.dtype != like.dtype:
+        return (f"{prefix}{what}的 dtype 是 {str(value.dtype).replace('torch.', '')}，"
+                f"应与输入相同（{str(like.dtype).replace('torch.', '')}）。")
+    return None
+
+
+def max_abs_diff(a, b) -> float:
+    """两个张量的最大绝对差；NaN 所在位置若一方是 NaN 另一方不是，则返回 inf。"""
+    import torch
+    a = a.detach().double()
+    b = b.detach().double()
+    if a.shape != b.shape:
+        return math.inf
+    nan_a, nan_b = torch.isnan(a), torch.isnan(b)
+    if bool((nan_a != nan_b).any()):
+        return math.inf
+    both = ~(nan_a | nan_b)
+    if not bool(both.any()):
+        return 0.0
+    d = (a[both] - b[both]).abs()
+    if bool(torch.isinf(d).any()) or bool(torch.isnan(d).any()):
+        # inf 与 inf 相等时差为 nan；逐元素处理
+        same = a[both] == b[both]
+        d = torch.where(same, torch.zeros_like(d), d)
+        d = torch.nan_to_num(d, nan=math.inf)
+    return float(d.max())
+
+
+def close(a, b, atol=1e-4, rtol=1e-4) -> bool:
+    """数值上是否一致（形状相同；NaN 与 NaN 视为一致）。"""
+    import torch
+    if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+        return False
+    if a.shape != b.shape:
+        return False
+    return bool(torch.allclose(a.detach().double(), b.detach().double(),
+                               atol=atol, rtol=rtol, equal_nan=True))
+
+
+__all__ = ["CheckResult", "Outcome", "Runner", "NOT_DONE", "RAISED", "TIMEOUT", "WRONG_OUTPUT",
+           "WRONG_SHAPE_OR_DTYPE", "COMMON_CODES", "call_learner", "finish", "describe_exception",
+           "describe_value", "fmt_shape", "fmt_num", "tensor_problem", "max_abs_diff", "close"]
+
+
+# ---------------------------------------------------------------------------
+# “错误模型”匹配：把学习者的输出与若干种典型错误算出的结果逐一比较
+# ---------------------------------------------------------------------------
+class _Raises:
+    """占位：某个错误模型在这个输入上会报错（例如形状无法广播）。"""
+
+    def __repr__(self):
+        return "RAISES"
+
+
+RAISES = _Raises()
+
+
+def run_model(fn, *args):
+    """运行一个错误模型；报错时返回 RAISES。"""
+    try:
+        return fn(*args)
+    except Exception:
+        return RAISES
+
+
+def find_models(got, candidates, atol=1e-4, rtol=1e-4, skip=()):
+    """返回与学习者在全部输入上都一致的错误模型的下标，最具体（错误代码最少）的在前。
+
+    got：每个输入上学习者的结果（张量；报错时为 RAISES；其他类型不与任何模型一致）。
+    candidates：[(codes 元组, 每个输入上的模型结果列表), ...]，codes 为空元组表示正确答案。
+    skip：不参与比较的输入下标。
+    """
+    import torch
+    matches = []
+    for order, (codes, outs) in enumerate(candidates):
+        ok = True
+        for i, (g, c) in enumerate(zip(got, outs)):
+            if i in skip:
+                continue
+            if c is RAISES:
+                ok = g is RAISES
+            elif isinstance(g, torch.Tensor) and isinstance(c, torch.Tensor):
+                ok = close(g, c, atol=atol, rtol=rtol)
+            else:
+                ok = False
+            if not ok:
+                break
+        if ok:
+            matches.append((len(codes), order, codes))
+    matches.sort()
+    return [order for _, order, _ in matches]
+
+
+def safe_findings(diagnose, *args, **kwargs):
+    """运行检查器的诊断函数；它自己意外出错时，也只返回一条 check_failed，绝不让单元格报错。"""
+    try:
+        return list(diagnose(*args, **kwargs))
+    except Exception as exc:  # noqa: BLE001
+        text = f"{type(exc).__name__}: {exc}".splitlines()[0][:120]
+        return [(CHECK_FAILED, f"检查器遇到了意外情况（{text}）；请确认返回的是普通的浮点张量，"
+                               f"若仍出现，请把这条信息报告给本书作者。")]
+
+
+__all__ += ["RAISES", "run_model", "find_models", "safe_findings", "CHECK_FAILED"]

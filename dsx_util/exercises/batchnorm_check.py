@@ -1,0 +1,255 @@
+"""检查学习者自己写的 BatchNorm1d：``cls(num_features, eps=1e-5, momentum=0.1)``，输入 x 形状 [N, C]。
+
+对照 ``nn.BatchNorm1d`` 的行为分三步检查：训练模式的输出（按批次统计量归一化）、
+running_mean / running_var 的更新（running_var 用无偏方差！）、评估模式的输出（用 running 统计量）。
+每一步都与几种错误模型比较；后一步以学习者自己上一步的缓冲区为起点，避免一个错误连带出一串。
+"""
+from __future__ import annotations
+
+import functools
+
+from ._core import (NOT_DONE, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, close,
+                    describe_value, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
+                    run_model, safe_findings, tensor_problem)
+
+BATCH_NORM_CODES = {
+    "wrong_axis": "在错误的维度上归一化（例如对每个样本），批量归一化要对每个通道沿批次维度统计",
+    "unbiased_normalize": "归一化时用了无偏方差，训练模式的输出要用有偏方差",
+    "running_var_biased": "running_var 用有偏方差更新了，nn.BatchNorm1d 用的是无偏方差",
+    "no_running_update": "训练模式下没有更新 running_mean / running_var",
+    "wrong_momentum": "动量用反了：新值 = (1−momentum)·旧值 + momentum·批次统计量",
+    "eval_uses_batch_stats": "评估模式仍用当前批次的统计量，应改用 running_mean / running_var",
+    "wrong_shape_or_dtype": "返回值不是与输入同形状、同 dtype 的张量",
+    "wrong_output": "输出数值不对，且不像任何一种常见错误",
+    "raised": "你的代码抛出了异常",
+    "timeout": "你的代码运行太久（可能有死循环）",
+    "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
+}
+
+C = 4
+N = 6
+EPS = 1e-5
+MOMENTUM = 0.1
+_USES_RUNNING = "_uses_running_in_train"
+_IGNORES_AFFINE = "_ignores_affine"
+
+
+@functools.lru_cache(maxsize=None)
+def _fixture():
+    import torch
+    g = torch.Generator().manual_seed(77)
+    mean = torch.tensor([1.0, -2.0, 5.0, 0.0])
+    std = torch.tensor([0.5, 1.0, 3.0, 0.2])
+    x1 = torch.randn(N, C, generator=g) * std + mean
+    x2 = torch.randn(N, C, generator=g) * std * 2 + mean - 1
+    x3 = torch.randn(N, C, generator=g) * 2.0 + 3.0
+    return x1, x2, x3
+
+
+def _norm(x, dim, unbiased):
+    import torch
+    x = x.double()
+    if dim is None:
+        return (x - x.mean()) / torch.sqrt(x.var(unbiased=unbiased) + EPS)
+    return (x - x.mean(dim, keepdim=True)) / torch.sqrt(x.var(dim, keepdim=True, unbiased=unbiased) + EPS)
+
+
+def _train_models(x, rm, rv, affine):
+    """训练模式输出的错误模型；正确答案在第一个。affine(t) 施加学习者的 weight、bias（若有）。"""
+    import torch
+    models = []
+    for dim, axis_code in ((0, ()), (1, ("wrong_axis",)), (None, ("wrong_axis",))):
+        for unbiased in (False, True):
+            codes = axis_code + (("unbiased_normalize",) if unbiased else ())
+            models.append((codes, [run_model(lambda: affine(_norm(x, dim, unbiased)))]))
+    if rm is not None and rv is not None:
+        models.append(((_USES_RUNNING,), [run_model(
+            lambda: affine((x.double() - rm.double()) / torch.sqrt(rv.double() + EPS)))]))
+    models.append(((_IGNORES_AFFINE,), [run_model(lambda: _norm(x, 0, False))]))
+    return models
+
+
+def _running_models(x, rm0, rv0):
+    """一步训练后 running_mean、running_var 的错误模型：[(codes, [rm, rv])]，正确答案在第一个。"""
+    x = x.double()
+    mean, var_u, var_b = x.mean(0), x.var(0, unbiased=True), x.var(0, unbiased=False)
+    rm0, rv0 = rm0.double(), rv0.double()
+    m = MOMENTUM
+    rm_models = [((), (1 - m) * rm0 + m * mean), (("wrong_momentum",), m * rm0 + (1 - m) * mean),
+                 (("no_running_update",), rm0)]
+    rv_models = [((), (1 - m) * rv0 + m * var_u), (("running_var_biased",), (1 - m) * rv0 + m * var_b),
+                 (("wrong_momentum",), m * rv0 + (1 - m) * var_u),
+                 (("running_var_biased", "wrong_momentum"), m * rv0 + (1 - m) * var_b),
+                 (("no_running_update",), rv0)]
+    return rm_models, rv_models
+
+
+def check_batch_norm(cls_or_factory, exercise: str = "BatchNorm1d", timeout: float = 5.0,
+                     show: bool = True):
+    """检查 ``cls_or_factory(num_features)`` 创建的批量归一化模块；返回 CheckResult（见 BATCH_NORM_CODES）。"""
+    run = Runner(timeout=timeout)
+    findings = safe_findings(_diagnose, cls_or_factory, run)
+    return finish(exercise, findings, notes=run.notes(), show=show)
+
+
+def _stop(out):
+    return [(out.code, out.message)]
+
+
+def _buffers(m):
+    """读出学习者的 running_mean / running_var（拷贝）；缺失或形状不对时返回说明文字。"""
+    import torch
+    values = []
+    for name in ("running_mean", "running_var"):
+        v = getattr(m, name, None)
+        if not isinstance(v, torch.Tensor):
+            what = "没有这个属性" if v is None else f"它是 {describe_value(v)}"
+            return None, f"找不到张量属性 `{name}`（{what}）：训练时要用它记录统计量的滑动平均。"
+        if tuple(v.shape) != (C,):
+            return None, f"`{name}` 的形状是 {fmt_shape(v.shape)}，应是 ({C},)：每个通道一个值。"
+        values.append(v.detach().clone())
+    return values, None
+
+
+def _diagnose(factory, run):
+    import torch
+    x1, x2, x3 = _fixture()
+    findings = []
+
+    out = run.call(factory, C)
+    if not out.ok:
+        return _stop(out)
+    m = out.value
+    if not callable(m) or not hasattr(m, "train") or not hasattr(m, "eval"):
+        return [(WRONG_SHAPE_OR_DTYPE, f"用 num_features={C} 创建模块得到的是 {describe_value(m)}，"
+                                       f"应是有 train() / eval() 方法的 nn.Module。")]
+    bufs, problem = _buffers(m)
+    if problem:
+        return [("no_running_update", problem)]
+    affine, unaffine = _set_affine(m)
+
+    def forward(x, what):
+        o = run.call(m, x.clone())
+        if not o.ok:
+            return None, _stop(o) if o.code in (NOT_DONE, TIMEOUT) else [
+                ("raised", f"在{what}（形状 {fmt_shape(x.shape)}）上，{o.message}")]
+        p = tensor_problem(o.value, x, "forward 的输出", f"{what}（形状 {fmt_shape(x.shape)}）")
+        if p:
+            return None, [(WRONG_SHAPE_OR_DTYPE, p)]
+        return o.value.detach(), []
+
+    # 1. 训练模式：两个批次，检查输出与 running 统计量的更新
+    o = run.call(m.train)
+    if not o.ok:
+        return _stop(o)
+    running_codes = []
+    for step, x in enumerate((x1, x2), start=1):
+        rm0, rv0 = bufs
+        what = f"训练模式的第 {step} 个批次"
+        y, stop = forward(x, what)
+        if stop:
+            return findings + stop
+        models = _train_models(x, rm0, rv0, affine)
+        matches = find_models([y], models)
+        if not matches and bool(torch.isnan(y).any()):
+            return findings + [(WRONG_OUTPUT, f"在{what}（形状 {fmt_shape(x.shape)}）上，你的输出里有 NaN。")]
+        if not matches:
+            return findings + [(WRONG_OUTPUT, f"在{what}（形状 {fmt_shape(x.shape)}）上，你的输出与正确结果最大相差 "
+                                              f"{fmt_num(max_abs_diff(y, models[0][1][0]))}，不像任何一种常见错误。")]
+        for code in models[matches[0]][0]:
+            findings.append(_explain_train(code, unaffine(y), unaffine(models[0][1][0]), x))
+        bufs, problem = _buffers(m)
+        if problem:
+            return findings + [("no_running_update", problem)]
+        rm1, rv1 = bufs
+        rm_models, rv_models = _running_models(x, rm0, rv0)
+        for name, got, cands in (("running_mean", rm1, rm_models), ("running_var", rv1, rv_models)):
+            hit = find_models([got], [(codes, [want]) for codes, want in cands])
+            if not hit:
+                if step == 1 or not running_codes:
+                    findings.append((WRONG_OUTPUT, f"第 {step} 个训练批次之后，你的 `{name}` 与正确结果最大相差 "
+                                                   f"{fmt_num(max_abs_diff(got, cands[0][1]))}，不像任何一种常见错误。"))
+                continue
+            for code in cands[hit[0]][0]:
+                if code not in running_codes:
+                    running_codes.append(code)
+                    findings.append(_explain_running(code, name, got, cands[0][1], rm0 if name == "running_mean" else rv0, step))
+        if any(c in (WRONG_OUTPUT,) for c, _ in findings):
+            return findings
+
+    # 2. 评估模式：应使用 running 统计量（用学习者自己的缓冲区算正确答案，避免连带）
+    o = run.call(m.eval)
+    if not o.ok:
+        return findings + _stop(o)
+    rm, rv = bufs
+    y, stop = forward(x3, "评估模式")
+    if stop:
+        return findings + stop
+    want = affine((x3.double() - rm.double()) / torch.sqrt(rv.double() + EPS))
+    if not close(y, want) and bool(torch.isnan(y).any()):
+        findings.append((WRONG_OUTPUT, "在评估模式下，你的输出里有 NaN。"))
+    elif not close(y, want):
+        batch = [affine(_norm(x3, 0, False)), affine(_norm(x3, 0, True))]
+        if any(close(y, b) for b in batch):
+            findings.append(("eval_uses_batch_stats",
+                             f"评估模式下（输入均值约 3，与训练数据不同），你的输出与用 running 统计量的结果最大相差 "
+                             f"{fmt_num(max_abs_diff(y, want))}，却与用这个批次自己的统计量一致：评估时应使用 running_mean / running_var。"))
+        else:
+            findings.append((WRONG_OUTPUT, f"评估模式下，你的输出与用你自己的 running_mean / running_var 归一化的结果最大相差 "
+                                           f"{fmt_num(max_abs_diff(y, want))}，不像任何一种常见错误。"))
+    return findings
+
+
+def _set_affine(m):
+    """学习者的模块若有形状为 (C,) 的 weight、bias，把它们设成已知的值；返回（施加、撤销）两个函数。"""
+    import torch
+    w, b = getattr(m, "weight", None), getattr(m, "bias", None)
+    if not (isinstance(w, torch.Tensor) and isinstance(b, torch.Tensor)
+            and tuple(w.shape) == (C,) and tuple(b.shape) == (C,)):
+        return _identity, _identity
+    g = torch.Generator().manual_seed(5)
+    w_val = 1.0 + 0.5 * torch.rand(C, generator=g)
+    b_val = 0.3 + 0.5 * torch.rand(C, generator=g)
+    try:
+        with torch.no_grad():
+            w.copy_(w_val)
+            b.copy_(b_val)
+    except Exception:  # noqa: BLE001 -- 赋值失败就按没有 weight/bias 检查
+        return _identity, _identity
+    w64, b64 = w_val.double(), b_val.double()
+    return (lambda t: w64 * t + b64), (lambda t: (t.double() - b64) / w64)
+
+
+def _identity(t):
+    return t
+
+
+def _explain_train(code, y, want, x):
+    if code == "wrong_axis":
+        row_std = float(y.double()[:, 0].std(unbiased=False))
+        return (code, f"训练模式下（输入形状 {fmt_shape(x.shape)}，各通道尺度不同），你的第 0 个通道归一化后"
+                      f"标准差是 {fmt_num(row_std)}，应约为 1：批量归一化对每个通道沿批次维度（第 0 维）统计。")
+    if code == "unbiased_normalize":
+        ratio = float((y.double() * want).sum() / (want * want).sum())
+        return (code, f"训练模式下，你的输出约是正确结果的 {fmt_num(ratio)} 倍 ≈ √((N−1)/N) = "
+                      f"{fmt_num(((N - 1) / N) ** 0.5)}（N = {N}）：归一化要用有偏方差（除以 N）。")
+    if code == _IGNORES_AFFINE:
+        return (WRONG_OUTPUT, "把 weight、bias 设成别的值后，你的输出没有随之改变：forward 里没有用到它们。")
+    return (WRONG_OUTPUT, "训练模式下你的输出是用 running 统计量归一化的，应使用当前批次的均值和方差。")
+
+
+def _explain_running(code, name, got, want, before, step):
+    i = int((got.double() - want.double()).abs().argmax())   # 差得最多的通道
+    head = f"第 {step} 个训练批次之后，你的 `{name}` 第 {i} 个是 {fmt_num(got[i])}，应为 {fmt_num(want[i])}"
+    if code == "no_running_update":
+        return (code, f"第 {step} 个训练批次之后，`{name}` 没有变化（仍是 {fmt_num(before[0])}, …）："
+                      f"训练模式下要用批次统计量更新它。")
+    if code == "wrong_momentum":
+        return (code, head + f"：动量用反了，旧值应占 1−momentum = {1 - MOMENTUM:g}，批次统计量占 {MOMENTUM:g}。")
+    if code == "running_var_biased":
+        return (code, head + f"：running_var 要用无偏方差（除以 N−1 = {N - 1}）更新，"
+                             f"这与归一化时用的有偏方差不同。")
+    return (code, head + "。")
+
+
+__all__ = ["check_batch_norm", "BATCH_NORM_CODES"]

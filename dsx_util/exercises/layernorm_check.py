@@ -1,0 +1,397 @@
+"""检查学习者自己写的 LayerNorm：用专门挑选的输入，说出具体错在哪里。
+
+诊断方法：对每个输入，同时算出正确答案和多种“错误模型”（无偏方差、ε 放错位置、维度不对、
+忘了 keepdim、γ/β 对调……以及它们的组合）的输出，找出与学习者在所有输入上都一致、
+且错误最少的那个模型。随机 N(0,1) 数据会掩盖好几种错误，所以还用了：各行尺度相差很大的输入、
+方阵输入、标准差约 1e-3 的行、常数行，以及均值约 1e4 的行。
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+
+from ._core import (NOT_DONE, RAISED, RAISES, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner,
+                    close, describe_value, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
+                    run_model, safe_findings, tensor_problem)
+
+LAYER_NORM_CODES = {
+    "unbiased_variance": "方差用了无偏估计（除以 H−1），层归一化要用有偏估计（除以 H）",
+    "eps_outside_sqrt": "ε 加在了平方根外面（σ + ε），应加在方差上、再开平方",
+    "eps_missing": "没有加 ε：常数行的方差为 0，会出现 0/0",
+    "wrong_dim": "均值和方差没有沿最后一维（嵌入维度）计算",
+    "missing_keepdim": "算均值或方差时没有保留维度（keepdim），减法被广播到了错误的方向",
+    "single_pass_variance": "用 E[x²]−E[x]² 一次算方差，在均值很大的行上丢失精度",
+    "not_parameters": "scale / shift 不是可学习参数，不在 .parameters() 里，训练时不会更新",
+    "wrong_init": "初始值不对：scale 应全为 1，shift 应全为 0",
+    "wrong_param_shape": "scale / shift 的形状应是 (emb_dim,)",
+    "scale_shift_swapped": "缩放参数 γ 与平移参数 β 用反了",
+    "inplace_input": "forward 原地修改了传入的张量",
+    "wrong_shape_or_dtype": "返回值不是与输入同形状、同 dtype 的张量",
+    "not_differentiable": "梯度传不回输入（计算图在 forward 中断开了）",
+    "wrong_output": "输出数值不对，且不像任何一种常见错误",
+    "raised": "你的代码抛出了异常",
+    "timeout": "你的代码运行太久（可能有死循环）",
+    "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
+}
+
+H = 8            # 检查用的嵌入维度
+EPS = 1e-5
+# 只有“忽略 scale/shift”这一种错误模型用到的内部标记，最终报告成 wrong_output
+_IGNORES_AFFINE = "_ignores_affine"
+
+# 输入的名字（出现在反馈里）
+_NAMES = {
+    "random": "标准正态随机输入",
+    "scales": "各行尺度相差很大（0.1 到 1000）的输入",
+    "square": "方阵输入",
+    "vector": "一维输入",
+    "tiny": "含一行标准差约 1e-3、一行常数 2.0 的输入",
+}
+_BIG_MEAN = 1e4
+
+
+@functools.lru_cache(maxsize=None)
+def _fixture():
+    """固定的检查输入、γ、β，以及每个错误模型在每个输入上的输出（只算一次）。"""
+    import torch
+    g = torch.Generator().manual_seed(1234)
+    inputs = {
+        "random": torch.randn(2, 3, H, generator=g),
+        "scales": torch.randn(4, H, generator=g)
+        * torch.tensor([[0.1], [1.0], [100.0], [1000.0]]) + torch.tensor([[0.2], [-2.0], [200.0], [-500.0]]),
+        "square": torch.randn(H, H, generator=g),
+        "vector": torch.randn(H, generator=g),
+        "tiny": torch.stack([1e-3 * torch.randn(H, generator=g), torch.full((H,), 2.0),
+                             torch.randn(H, generator=g)]),
+    }
+    big = torch.randn(2, H, generator=g) + _BIG_MEAN
+    gamma = (1.0 + 0.5 * torch.rand(H, generator=g)) * torch.where(torch.arange(H) % 3 == 0, -1.0, 1.0)
+    beta = 0.5 + torch.rand(H, generator=g)
+    keys = list(inputs)
+    candidates, configs = [], []
+    for dim, unbiased, eps_kind, keep, affine in itertools.product(
+            (-1, 0, 1, -2, None), (False, True), ("inside", "outside", "missing"),
+            ("ok", "mean", "var", "both"), ("ok", "swapped", "none")):
+        if dim is None and keep != "ok":
+            continue
+        cfg = dict(dim=dim, unbiased=unbiased, eps_kind=eps_kind, keep=keep, affine=affine)
+        codes = []
+        if unbiased:
+            codes.append("unbiased_variance")
+        if eps_kind != "inside":
+            codes.append("eps_outside_sqrt" if eps_kind == "outside" else "eps_missing")
+        if dim != -1:
+            codes.append("wrong_dim")
+        if keep != "ok":
+            codes.append("missing_keepdim")
+        if affine == "swapped":
+            codes.append("scale_shift_swapped")
+        elif affine == "none":
+            codes.append(_IGNORES_AFFINE)
+        outs = [run_model(_model, inputs[k], gamma, beta, cfg) for k in keys]
+        candidates.append((tuple(codes), outs))
+        configs.append(cfg)
+    return inputs, big, gamma, beta, keys, candidates, configs
+
+
+def _model(x, gamma, beta, cfg):
+    """一种（可能有错的）层归一化，用 float64 计算。"""
+    import torch
+    x = x.double()
+    dim, keep = cfg["dim"], cfg["keep"]
+    if dim is None:
+        mean = x.mean()
+        var = x.var(unbiased=cfg["unbiased"])
+    else:
+        mean = x.mean(dim=dim, keepdim=keep not in ("mean", "both"))
+        var = x.var(dim=dim, keepdim=keep not in ("var", "both"), unbiased=cfg["unbiased"])
+    if cfg["eps_kind"] == "inside":
+        norm = (x - mean) / torch.sqrt(var + EPS)
+    elif cfg["eps_kind"] == "outside":
+        norm = (x - mean) / (torch.sqrt(var) + EPS)
+    else:
+        norm = (x - mean) / torch.sqrt(var)
+    g, b = gamma.double(), beta.double()
+    if cfg["affine"] == "ok":
+        return g * norm + b
+    if cfg["affine"] == "swapped":
+        return b * norm + g
+    return norm
+
+
+def _correct(x, gamma, beta):
+    return _model(x, gamma, beta, dict(dim=-1, unbiased=False, eps_kind="inside", keep="ok",
+                                       affine="ok"))
+
+
+def _where(name, x):
+    return f"形状 {fmt_shape(x.shape)} 的{_NAMES.get(name, name)}"
+
+
+def check_layer_norm(cls_or_factory, exercise: str = "LayerNorm", timeout: float = 5.0,
+                     show: bool = True):
+    """检查 ``cls_or_factory(emb_dim)`` 创建的层归一化模块；返回 CheckResult（见 LAYER_NORM_CODES）。"""
+    run = Runner(timeout=timeout)
+    findings = safe_findings(_diagnose, cls_or_factory, run)
+    return finish(exercise, findings, notes=run.notes(), show=show)
+
+
+def _stop(out):
+    return [(out.code, out.message)]
+
+
+def build_module(factory, run, emb_dim, params_spec, values):
+    """创建学习者的模块并检查参数；把参数设成 values 里的已知值，方便对照错误模型。
+
+    params_spec：[(属性名, 中文角色, 初始值), ...]。返回 (模块或 None, findings)；
+    模块为 None 表示无法继续检查。LayerNorm 与 RMSNorm 的检查器共用。
+    """
+    import torch
+    import torch.nn as nn
+
+    findings = []
+    out = run.call(factory, emb_dim)
+    if not out.ok:
+        return None, _stop(out)
+    m = out.value
+    if not callable(m):
+        return None, [(WRONG_SHAPE_OR_DTYPE, f"用 emb_dim={emb_dim} 创建模块得到的是 {describe_value(m)}，"
+                                             f"应是一个可以调用的 nn.Module。")]
+    params = {}
+    names = "、".join(name for name, _, _ in params_spec)
+    for name, role, _ in params_spec:
+        p = getattr(m, name, None)
+        if not isinstance(p, torch.Tensor):
+            what = "没有这个属性" if p is None else f"它是 {describe_value(p)}"
+            return None, [("not_parameters",
+                           f"找不到张量属性 `{name}`（{role}）：{what}；本书约定的名字是 {names}。")]
+        if tuple(p.shape) != (emb_dim,):
+            return None, [("wrong_param_shape",
+                           f"emb_dim={emb_dim} 时 `{name}` 的形状是 {fmt_shape(p.shape)}，"
+                           f"应是 ({emb_dim},)：每个特征一个{role.split(' ')[0]}。")]
+        params[name] = p
+    own = list(m.parameters()) if isinstance(m, nn.Module) else []
+    for name, p in params.items():
+        registered = any(q is p for q in own)
+        if not registered or not isinstance(p, nn.Parameter) or not p.requires_grad:
+            why = ("不在 model.parameters() 里" if not registered else "设置了 requires_grad=False")
+            findings.append(("not_parameters",
+                             f"`{name}` {why}：优化器看不到它，训练时它不会更新。"))
+            break
+    bad = []
+    for name, _, want in params_spec:
+        v = params[name].detach().double()
+        if not bool((v == want).all()):
+            vals = torch.unique(v)
+            got = f"全为 {fmt_num(vals[0])}" if vals.numel() == 1 else f"例如第 0 个是 {fmt_num(v[0])}"
+            bad.append(f"`{name}` 应全为 {fmt_num(want)}，你的{got}")
+    if bad:
+        findings.append(("wrong_init", "刚创建的模块里 " + "；".join(bad) + "。"))
+    try:
+        with torch.no_grad():
+            for (name, _, _), value in zip(params_spec, values):
+                params[name].copy_(value)
+    except Exception as exc:  # noqa: BLE001
+        return None, findings + [("not_parameters", f"无法给 {names} 赋值（{type(exc).__name__}），"
+                                                    f"它们应是浮点张量参数。")]
+    return m, findings
+
+
+def run_forward(m, run, inputs, keys, where):
+    """在每个输入上运行 m(x)。返回 dict：got（张量或 RAISES）、first_error、inplace、
+    shape_msg、dtype_msg、stop（未完成/超时时的 findings）。"""
+    import torch
+    res = dict(got=[], first_error=None, inplace=None, shape_msg=None, dtype_msg=None, stop=None)
+    for k in keys:
+        x = inputs[k].clone()
+        out = run.call(m, x)
+        if not out.ok and out.code in (NOT_DONE, TIMEOUT):
+            res["stop"] = _stop(out)
+            return res
+        if res["inplace"] is None and not torch.equal(x, inputs[k]):
+            res["inplace"] = (k, max_abs_diff(x, inputs[k]))
+        if not out.ok:
+            res["got"].append(RAISES)
+            res["first_error"] = res["first_error"] or (k, out)
+            continue
+        y = out.value
+        problem = tensor_problem(y, inputs[k], "forward 的输出", where(k, inputs[k]))
+        if problem and (not isinstance(y, torch.Tensor) or y.shape != inputs[k].shape):
+            res["shape_msg"] = res["shape_msg"] or problem
+        elif problem:
+            res["dtype_msg"] = res["dtype_msg"] or problem
+        res["got"].append(y.detach() if isinstance(y, torch.Tensor) else y)
+    return res
+
+
+def _diagnose(factory, run):
+    import torch
+
+    inputs, big, gamma, beta, keys, candidates, configs = _fixture()
+    # 1–2. 创建模块，检查参数
+    m, findings = build_module(factory, run, H, [("scale", "缩放参数 γ", 1.0),
+                                                 ("shift", "平移参数 β", 0.0)], [gamma, beta])
+    if m is None:
+        return findings
+
+    # 3. 前向：在每个输入上运行，记录输出，检查是否原地修改输入
+    res = run_forward(m, run, inputs, keys, _where)
+    if res["stop"]:
+        return findings + res["stop"]
+    got, first_error, inplace = res["got"], res["first_error"], res["inplace"]
+    if inplace:
+        k, d = inplace
+        findings.append(("inplace_input", f"在{_where(k, inputs[k])}上调用 forward 之后，传进去的 x 被改动了"
+                                          f"（最大改变 {fmt_num(d)}）：forward 不应修改调用者的张量。"))
+    if res["shape_msg"]:
+        return findings + [(WRONG_SHAPE_OR_DTYPE, res["shape_msg"])]
+    if res["dtype_msg"]:
+        findings.append((WRONG_SHAPE_OR_DTYPE, res["dtype_msg"]))
+
+    # 4. 与错误模型比较
+    matches = find_models(got, candidates)
+    if not matches:
+        if first_error:
+            k, out = first_error
+            return findings + [(RAISED, f"在{_where(k, inputs[k])}上，{out.message}")]
+        return findings + [(WRONG_OUTPUT, _wrong_output_msg(got, inputs, keys, gamma, beta))]
+    codes, cfg = candidates[matches[0]][0], configs[matches[0]]
+    for code in codes:
+        findings.append(_explain(code, got, inputs, keys, gamma, beta, first_error))
+
+    # 5. 均值约 1e4 的行：只有“一次遍历算方差”会在这里出错
+    x = big.clone()
+    out = run.call(m, x)
+    if not out.ok and out.code in (NOT_DONE, TIMEOUT):
+        return findings + _stop(out)
+    if out.ok and isinstance(out.value, torch.Tensor) and out.value.shape == big.shape:
+        want = _model(big, gamma, beta, cfg)
+        d = max_abs_diff(out.value, want)
+        if not close(out.value, want, atol=0.05, rtol=1e-3):
+            findings.append(("single_pass_variance",
+                             f"在均值约 1e4 的 float32 行上，你的输出与正确结果最大相差 {fmt_num(d)}"
+                             f"（其他输入都对）：方差若用 E[x²]−E[x]² 计算，两个约 1e8 的数相减会丢掉全部精度。"))
+
+    # 6. 梯度能否传回输入（只有前向完全正确时才比较梯度数值）
+    usable = [k for k, y in zip(keys, got) if isinstance(y, torch.Tensor)]
+    if not inplace and usable:
+        findings += _check_grad(m, run, inputs[usable[0]], gamma, beta, exact=not codes)
+    return findings
+
+
+def _wrong_output_msg(got, inputs, keys, gamma, beta):
+    import torch
+    for k, y in zip(keys, got):
+        want = _correct(inputs[k], gamma, beta)
+        if isinstance(y, torch.Tensor) and not close(y, want):
+            where = _where(k, inputs[k])
+            if bool(torch.isnan(y).any()) and not bool(torch.isnan(want).any()):
+                return f"在{where}上，你的输出里有 NaN（{int(torch.isnan(y).sum())} 个），正确结果里没有。"
+            diff = (y.double() - want).abs().nan_to_num(float("inf"))
+            idx = tuple(int(i) for i in torch.nonzero(diff == diff.max())[0])
+            return (f"在{where}上，你的输出与正确结果最大相差 {fmt_num(diff.max())}"
+                    f"（位置 {idx}：应为 {fmt_num(want[idx])}，你的是 {fmt_num(y[idx])}），"
+                    f"不像任何一种常见错误，请对照公式逐步检查。")
+    return "输出与正确结果不一致，请对照公式逐步检查。"
+
+
+def _explain(code, got, inputs, keys, gamma, beta, first_error):
+    """给匹配到的错误代码配上一行证据：哪个输入、应为多少、你的是多少。"""
+    import torch
+
+    def diff_on(k):
+        return max_abs_diff(got[keys.index(k)], _correct(inputs[k], gamma, beta))
+
+    if code == "unbiased_variance":
+        k = "random"
+        y = got[keys.index(k)]
+        ratio = float("nan")
+        if isinstance(y, torch.Tensor):
+            n = (_correct(inputs[k], gamma, beta) - beta.double()) / gamma.double()
+            yn = (y.double() - beta.double()) / gamma.double()
+            ratio = float((yn * n).sum() / (n * n).sum())
+        return (code, f"在{_where(k, inputs[k])}上，你的 (输出−β)/γ 约是正确结果的 {fmt_num(ratio)} 倍，"
+                      f"与 √((H−1)/H) = {fmt_num(((H - 1) / H) ** 0.5)} 一致：方差除以了 H−1（无偏估计），"
+                      f"层归一化要用有偏估计（除以 H）。")
+    if code == "eps_outside_sqrt":
+        k = "tiny"
+        y = got[keys.index(k)]
+        want = _correct(inputs[k], gamma, beta)
+        return (code, f"在标准差约 1e-3 的那一行上，你的输出第 0 个是 {fmt_num(y[0, 0])}，应为 "
+                      f"{fmt_num(want[0, 0])}：ε 要先加到方差上再开平方，加在标准差上的效果差很多。")
+    if code == "eps_missing":
+        k = "tiny"
+        y = got[keys.index(k)]
+        return (code, f"在元素全为 2.0 的常数行上，你的输出是 {fmt_num(y[1, 0])}（0/0），"
+                      f"应等于平移参数 β：分母里缺了防止除以零的 ε。")
+    if code == "wrong_dim":
+        k = "scales"
+        y = got[keys.index(k)]
+        tail = "均值和方差应对每个词元沿最后一维（嵌入维度）各算一份。"
+        if isinstance(y, torch.Tensor) and diff_on(k) > 1e-3:
+            yn = (y.double() - beta.double()) / gamma.double()
+            std0 = float(yn[0].std(unbiased=False))
+            return (code, f"在{_where(k, inputs[k])}上，尺度 0.1 的第 0 行归一化后标准差应约为 1，"
+                          f"你的是 {fmt_num(std0)}：" + tail)
+        k = _worst(got, inputs, keys, gamma, beta)
+        return (code, f"在{_where(k, inputs[k])}上，你的输出与正确结果最大相差 {fmt_num(diff_on(k))}：" + tail)
+    if code == "missing_keepdim":
+        k = "square"
+        msg = (f"在{_where(k, inputs[k])}上，你的输出与正确结果最大相差 {fmt_num(diff_on(k))}："
+               f"均值/方差的形状少了被归约的那一维，与 x 相减时被广播到了列方向")
+        if first_error:
+            fk, fo = first_error
+            msg += f"；在{_where(fk, inputs[fk])}上则直接报错（{fo.error.split('（')[0]}）"
+        return (code, msg + "。")
+    if code == "scale_shift_swapped":
+        k = "random"
+        return (code, f"把 scale、shift 设成不同的值后，在{_where(k, inputs[k])}上你的输出与正确结果最大相差 "
+                      f"{fmt_num(diff_on(k))}，恰好等于把两者对调后的结果：缩放参数 γ 乘、平移参数 β 加。")
+    if code == _IGNORES_AFFINE:
+        return (WRONG_OUTPUT, "把 scale、shift 设成别的值后，你的输出没有随之改变：forward 里没有用到 "
+                              "self.scale / self.shift。")
+    return (code, LAYER_NORM_CODES.get(code, code) + "。")
+
+
+def _worst(got, inputs, keys, gamma, beta):
+    """学习者输出与正确结果相差最大的输入（报错的输入不算）。"""
+    import torch
+    best, worst = keys[0], -1.0
+    for k, y in zip(keys, got):
+        if isinstance(y, torch.Tensor):
+            d = max_abs_diff(y, _correct(inputs[k], gamma, beta))
+            if d > worst:
+                best, worst = k, d
+    return best
+
+
+def _check_grad(m, run, x_in, gamma, beta, exact):
+    import torch
+    w = torch.linspace(-1.0, 1.0, x_in.numel()).reshape(x_in.shape)
+    leaf = x_in.clone().requires_grad_(True)
+
+    def forward_backward():
+        y = m(leaf * 1.0)
+        if not isinstance(y, torch.Tensor) or not y.requires_grad:
+            return None
+        return torch.autograd.grad((y * w).sum(), leaf, allow_unused=True)[0]
+
+    out = run.call(forward_backward)
+    if not out.ok:
+        if out.code in (NOT_DONE, TIMEOUT):
+            return _stop(out)
+        return [("not_differentiable", f"对 forward 的输出求梯度时出错：{out.error}")]
+    if out.value is None:
+        return [("not_differentiable", f"对输入 x 求梯度得到的是 None：从输出到 x 的计算图断开了"
+                                       f"（例如用了 .detach()、.numpy() 或 .item()）。")]
+    if exact:
+        ref_leaf = x_in.double().clone().requires_grad_(True)
+        ref = torch.autograd.grad((_correct(ref_leaf, gamma, beta) * w.double()).sum(), ref_leaf)[0]
+        d = max_abs_diff(out.value, ref)
+        if not close(out.value, ref, atol=1e-3, rtol=1e-3):
+            return [("not_differentiable", f"前向结果正确，但传回输入的梯度与正确结果最大相差 {fmt_num(d)}："
+                                           f"forward 里可能有某个中间量被 detach 了。")]
+    return []
+
+
+__all__ = ["check_layer_norm", "LAYER_NORM_CODES"]

@@ -1,0 +1,171 @@
+"""检查学习者自己写的 RMSNorm（均方根归一化）：``cls(emb_dim, eps=1e-6)``，参数 ``scale``。
+
+与层归一化检查器同样的思路：把学习者的输出与多种错误模型（减了均值、ε 放错位置、
+用求和代替求均值、维度不对……及其组合）比较，报告最具体的那一个。
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+
+from ._core import (WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, find_models, finish, fmt_num,
+                    fmt_shape, max_abs_diff, run_model, safe_findings)
+from .layernorm_check import build_module, run_forward
+
+RMS_NORM_CODES = {
+    "subtracts_mean": "减去了均值：均方根归一化不做中心化，直接除以均方根",
+    "eps_outside_sqrt": "ε 加在了平方根外面，应加在均方 mean(x²) 上、再开平方",
+    "eps_missing": "没有加 ε：全零的行会出现 0/0",
+    "sum_not_mean": "用了平方和而不是平方的均值",
+    "wrong_dim": "均方没有沿最后一维（嵌入维度）计算",
+    "not_parameters": "scale 不是可学习参数，不在 .parameters() 里",
+    "wrong_init": "scale 的初始值应全为 1",
+    "wrong_param_shape": "scale 的形状应是 (emb_dim,)",
+    "wrong_shape_or_dtype": "返回值不是与输入同形状、同 dtype 的张量",
+    "wrong_output": "输出数值不对，且不像任何一种常见错误",
+    "raised": "你的代码抛出了异常",
+    "timeout": "你的代码运行太久（可能有死循环）",
+    "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
+}
+
+H = 8
+EPS = 1e-6
+_IGNORES_SCALE = "_ignores_scale"
+_NAMES = {
+    "offset": "均值约为 1 的随机输入",
+    "scales": "各行尺度相差很大（0.1 到 1000）的输入",
+    "tiny": "含一行均方根约 1e-3、一行全零的输入",
+    "vector": "一维输入",
+}
+
+
+def _where(k, x):
+    return f"形状 {fmt_shape(x.shape)} 的{_NAMES[k]}"
+
+
+@functools.lru_cache(maxsize=None)
+def _fixture():
+    import torch
+    g = torch.Generator().manual_seed(2024)
+    tiny_row = torch.randn(H, generator=g)
+    inputs = {
+        "offset": torch.randn(2, 3, H, generator=g) + 1.0,
+        "scales": (torch.randn(4, H, generator=g) + 1.0) * torch.tensor([[0.1], [1.0], [100.0], [1000.0]]),
+        "tiny": torch.stack([1e-3 * tiny_row / tiny_row.pow(2).mean().sqrt(), torch.zeros(H),
+                             torch.randn(H, generator=g) + 0.5]),
+        "vector": torch.randn(H, generator=g) - 0.7,
+    }
+    gamma = (1.0 + 0.5 * torch.rand(H, generator=g)) * torch.where(torch.arange(H) % 3 == 0, -1.0, 1.0)
+    keys = list(inputs)
+    candidates = []
+    for dim, center, reduce, eps_kind, affine in itertools.product(
+            (-1, 0, 1, -2, None), ("none", "both", "num", "den"), ("mean", "sum"),
+            ("inside", "outside", "missing"), ("ok", "none")):
+        codes = []
+        if center != "none":
+            codes.append("subtracts_mean")
+        if eps_kind != "inside":
+            codes.append("eps_outside_sqrt" if eps_kind == "outside" else "eps_missing")
+        if reduce == "sum":
+            codes.append("sum_not_mean")
+        if dim != -1:
+            codes.append("wrong_dim")
+        if affine == "none":
+            codes.append(_IGNORES_SCALE)
+        cfg = dict(dim=dim, center=center, reduce=reduce, eps_kind=eps_kind, affine=affine)
+        candidates.append((tuple(codes), [run_model(_model, inputs[k], gamma, cfg) for k in keys]))
+    return inputs, gamma, keys, candidates
+
+
+def _model(x, gamma, cfg):
+    """一种（可能有错的）均方根归一化，用 float64 计算。"""
+    import torch
+    x = x.double()
+    dim = cfg["dim"]
+
+    def reduce(t):
+        if dim is None:
+            return t.mean() if cfg["reduce"] == "mean" else t.sum()
+        return t.mean(dim, keepdim=True) if cfg["reduce"] == "mean" else t.sum(dim, keepdim=True)
+
+    centered = x - (x.mean() if dim is None else x.mean(dim, keepdim=True))
+    num = centered if cfg["center"] in ("both", "num") else x
+    sq = reduce((centered if cfg["center"] in ("both", "den") else x) ** 2)
+    if cfg["eps_kind"] == "inside":
+        norm = num / torch.sqrt(sq + EPS)
+    elif cfg["eps_kind"] == "outside":
+        norm = num / (torch.sqrt(sq) + EPS)
+    else:
+        norm = num / torch.sqrt(sq)
+    return gamma.double() * norm if cfg["affine"] == "ok" else norm
+
+
+def check_rms_norm(cls_or_factory, exercise: str = "RMSNorm", timeout: float = 5.0,
+                   show: bool = True):
+    """检查 ``cls_or_factory(emb_dim)`` 创建的 RMSNorm；返回 CheckResult（见 RMS_NORM_CODES）。"""
+    run = Runner(timeout=timeout)
+    findings = safe_findings(_diagnose, cls_or_factory, run)
+    return finish(exercise, findings, notes=run.notes(), show=show)
+
+
+def _diagnose(factory, run):
+    import torch
+    inputs, gamma, keys, candidates = _fixture()
+    m, findings = build_module(factory, run, H, [("scale", "缩放参数 γ", 1.0)], [gamma])
+    if m is None:
+        return findings
+    res = run_forward(m, run, inputs, keys, _where)
+    if res["stop"]:
+        return findings + res["stop"]
+    if res["shape_msg"]:
+        return findings + [(WRONG_SHAPE_OR_DTYPE, res["shape_msg"])]
+    if res["dtype_msg"]:
+        findings.append((WRONG_SHAPE_OR_DTYPE, res["dtype_msg"]))
+    got = res["got"]
+    right = candidates[0][1]
+    matches = find_models(got, candidates)
+    if not matches:
+        if res["first_error"]:
+            k, out = res["first_error"]
+            return findings + [("raised", f"在{_where(k, inputs[k])}上，{out.message}")]
+        for k, y, want in zip(keys, got, right):
+            if not torch.allclose(y.double(), want, atol=1e-4, rtol=1e-4, equal_nan=True):
+                if bool(torch.isnan(y).any()):
+                    return findings + [(WRONG_OUTPUT, f"在{_where(k, inputs[k])}上，你的输出里有 NaN。")]
+                return findings + [(WRONG_OUTPUT, f"在{_where(k, inputs[k])}上，你的输出与正确结果最大相差 "
+                                                  f"{fmt_num(max_abs_diff(y, want))}，不像任何一种常见错误，"
+                                                  f"请对照公式逐步检查。")]
+        return findings + [(WRONG_OUTPUT, "输出与正确结果不一致。")]
+
+    def diff_on(k):
+        return fmt_num(max_abs_diff(got[keys.index(k)], right[keys.index(k)]))
+
+    for code in candidates[matches[0]][0]:
+        if code == "subtracts_mean":
+            msg = (f"在{_where('offset', inputs['offset'])}上，你的输出与正确结果最大相差 {diff_on('offset')}，"
+                   f"与“先减去均值”的结果一致：均方根归一化不做中心化。")
+        elif code == "eps_outside_sqrt":
+            y, want = got[keys.index("tiny")], right[keys.index("tiny")]
+            msg = (f"在均方根约 1e-3 的那一行上，你的输出第 0 个是 {fmt_num(y[0, 0])}，应为 "
+                   f"{fmt_num(want[0, 0])}：ε 要加在均方上再开平方。")
+        elif code == "eps_missing":
+            y = got[keys.index("tiny")]
+            msg = f"在全零的那一行上，你的输出是 {fmt_num(y[1, 0])}（0/0），应为 0：分母里缺了 ε。"
+        elif code == "sum_not_mean":
+            k = "offset"
+            y, want = got[keys.index(k)], right[keys.index(k)]
+            ratio = float((y.double() * want).sum() / (want * want).sum()) if isinstance(y, torch.Tensor) else float("nan")
+            msg = (f"在{_where(k, inputs[k])}上，你的输出约是正确结果的 {fmt_num(ratio)} 倍 ≈ 1/√H = "
+                   f"{fmt_num(H ** -0.5)}：分母里用了平方和，应该用平方的均值。")
+        elif code == "wrong_dim":
+            k = max(keys, key=lambda k: max_abs_diff(got[keys.index(k)], right[keys.index(k)])
+                    if isinstance(got[keys.index(k)], torch.Tensor) else -1.0)
+            msg = (f"在{_where(k, inputs[k])}上，你的输出与正确结果最大相差 {diff_on(k)}："
+                   f"均方要对每个词元沿最后一维（嵌入维度）各算一份。")
+        else:  # 忽略了 scale
+            code, msg = WRONG_OUTPUT, "把 scale 设成别的值后，你的输出没有随之改变：forward 里没有用到 self.scale。"
+        findings.append((code, msg))
+    return findings
+
+
+__all__ = ["check_rms_norm", "RMS_NORM_CODES"]

@@ -1,0 +1,171 @@
+"""检查学习者的 ``fn(x) -> (mean, var)``：沿最后一维、保留维度、有偏方差。
+
+均值和方差分别与一组“错误模型”（维度不对、没有 keepdim、无偏方差）比较，找出最具体的解释。
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+
+from ._core import (NOT_DONE, RAISED, RAISES, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner,
+                    describe_value, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
+                    run_model, safe_findings)
+
+MEAN_VAR_CODES = {
+    "wrong_dim": "均值或方差没有沿最后一维计算",
+    "missing_keepdim": "没有保留被归约的维度（keepdim），结果少了一维",
+    "unbiased_variance": "方差用了无偏估计（除以 H−1），这里要有偏估计（除以 H）",
+    "wrong_shape_or_dtype": "返回值不是 (均值, 方差) 两个与输入 dtype 相同的张量",
+    "wrong_output": "数值不对，且不像任何一种常见错误",
+    "raised": "你的代码抛出了异常",
+    "timeout": "你的代码运行太久（可能有死循环）",
+    "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
+}
+
+H = 8
+_NAMES = {"random": "标准正态随机输入", "scales": "各行尺度不同的输入", "square": "方阵输入",
+          "vector": "一维输入"}
+
+
+@functools.lru_cache(maxsize=None)
+def _fixture():
+    import torch
+    g = torch.Generator().manual_seed(4321)
+    inputs = {
+        "random": torch.randn(2, 3, H, generator=g),
+        "scales": torch.randn(4, H, generator=g) * torch.tensor([[0.5], [1.0], [10.0], [100.0]])
+        + torch.tensor([[1.0], [-3.0], [20.0], [0.0]]),
+        "square": torch.randn(H, H, generator=g),
+        "vector": torch.randn(H, generator=g),
+    }
+    keys = list(inputs)
+    mean_models, var_models = [], []
+    for dim, keep, unbiased in itertools.product((-1, 0, 1, -2, None), (True, False), (False, True)):
+        codes = []
+        if dim != -1:
+            codes.append("wrong_dim")
+        if not keep and dim is not None:
+            codes.append("missing_keepdim")
+        cfg = dict(dim=dim, keepdim=keep)
+        if not unbiased:
+            mean_models.append((tuple(codes), [run_model(_mean, inputs[k], cfg) for k in keys]))
+        if unbiased:
+            codes.append("unbiased_variance")
+        var_models.append((tuple(codes), [run_model(_var, inputs[k], cfg, unbiased) for k in keys]))
+    return inputs, keys, mean_models, var_models
+
+
+def _mean(x, cfg):
+    x = x.double()
+    return x.mean() if cfg["dim"] is None and not cfg["keepdim"] else x.mean(dim=cfg["dim"], keepdim=cfg["keepdim"])
+
+
+def _var(x, cfg, unbiased):
+    x = x.double()
+    if cfg["dim"] is None and not cfg["keepdim"]:
+        return x.var(unbiased=unbiased)
+    return x.var(dim=cfg["dim"], keepdim=cfg["keepdim"], unbiased=unbiased)
+
+
+def _where(k, x):
+    return f"形状 {fmt_shape(x.shape)} 的{_NAMES[k]}"
+
+
+def check_mean_var(fn, exercise: str = "均值与方差", timeout: float = 5.0, show: bool = True):
+    """检查 ``fn(x) -> (mean, var)``；返回 CheckResult（错误代码见 MEAN_VAR_CODES）。"""
+    run = Runner(timeout=timeout)
+    findings = safe_findings(_diagnose, fn, run)
+    return finish(exercise, findings, notes=run.notes(), show=show)
+
+
+def _diagnose(fn, run):
+    import torch
+    inputs, keys, mean_models, var_models = _fixture()
+    means, variances, first_error, dtype_msg = [], [], None, None
+    for k in keys:
+        x = inputs[k]
+        out = run.call(fn, x.clone())
+        if not out.ok:
+            if out.code in (NOT_DONE, TIMEOUT):
+                return [(out.code, out.message)]
+            first_error = first_error or (k, out)
+            means.append(RAISES)
+            variances.append(RAISES)
+            continue
+        value = out.value
+        if not isinstance(value, (tuple, list)) or len(value) != 2:
+            return [(WRONG_SHAPE_OR_DTYPE, f"对{_where(k, x)}，你返回了 {describe_value(value)}，"
+                                           f"应返回 (均值, 方差) 两个张量。")]
+        for name, v in zip(("均值", "方差"), value):
+            if not isinstance(v, torch.Tensor):
+                return [(WRONG_SHAPE_OR_DTYPE, f"对{_where(k, x)}，你返回的{name}是 {describe_value(v)}，"
+                                               f"应是 PyTorch 张量。")]
+            if v.dtype != x.dtype and dtype_msg is None:
+                dtype_msg = (f"对{_where(k, x)}，你返回的{name}的 dtype 是 "
+                             f"{str(v.dtype).replace('torch.', '')}，应与输入相同（float32）。")
+        means.append(value[0].detach())
+        variances.append(value[1].detach())
+
+    findings = [(WRONG_SHAPE_OR_DTYPE, dtype_msg)] if dtype_msg else []
+    for name, got, models in (("均值", means, mean_models), ("方差", variances, var_models)):
+        matches = find_models(got, models, atol=1e-5, rtol=1e-4)
+        if not matches:
+            findings.append(_unexplained(name, got, models, inputs, keys, first_error))
+            continue
+        for code in models[matches[0]][0]:
+            findings.append(_explain(code, name, got, models, inputs, keys))
+    # 同一代码只保留第一条（均值与方差都犯同一种错时，说一次即可）
+    return findings
+
+
+def _explain(code, name, got, models, inputs, keys):
+    import torch
+    right = models[0][1]   # 第一个模型是正确答案
+    if code == "unbiased_variance":
+        k = "random"
+        y, want = got[keys.index(k)], right[keys.index(k)]
+        ratio = float("nan")
+        if isinstance(y, torch.Tensor) and y.numel() == want.numel():
+            ratio = float(y.double().sum() / want.sum())  # 形状不同（少了 keepdim）也能比
+        return (code, f"在{_where(k, inputs[k])}上，你的方差约是正确结果的 {fmt_num(ratio)} 倍 "
+                      f"= H/(H−1) = {fmt_num(H / (H - 1))}：除以了 H−1（无偏估计），这里要有偏估计（除以 H）。")
+    # wrong_dim / missing_keepdim：找第一个与正确答案不同的输入，报告形状或数值
+    for k, y, want in zip(keys, got, right):
+        if not isinstance(y, torch.Tensor) or not isinstance(want, torch.Tensor):
+            continue
+        if y.shape != want.shape:
+            evidence = (f"对{_where(k, inputs[k])}，你的{name}形状是 {fmt_shape(y.shape)}，"
+                        f"应是 {fmt_shape(want.shape)}")
+            break
+        if max_abs_diff(y, want) > 1e-4:
+            evidence = (f"在{_where(k, inputs[k])}上，你的{name}与正确结果最大相差 "
+                        f"{fmt_num(max_abs_diff(y, want))}")
+            break
+    else:
+        evidence = f"在{_where('vector', inputs['vector'])}上你的代码报错了"
+    if code == "wrong_dim":
+        return (code, evidence + "：要对每个词元沿最后一维（嵌入维度）计算。")
+    return (code, evidence + "：少了被归约的那一维，之后与 x 相减时会广播到错误的方向。")
+
+
+def _unexplained(name, got, models, inputs, keys, first_error):
+    import torch
+    right = models[0][1]
+    for k, y, want in zip(keys, got, right):
+        if y is RAISES:
+            continue
+        if y.shape != want.shape:
+            return (WRONG_SHAPE_OR_DTYPE, f"对{_where(k, inputs[k])}，你的{name}形状是 {fmt_shape(y.shape)}，"
+                                          f"应是 {fmt_shape(want.shape)}。")
+        if max_abs_diff(y, want) > 1e-4:
+            if bool(torch.isnan(y).any()):
+                return (WRONG_OUTPUT, f"在{_where(k, inputs[k])}上，你的{name}里有 NaN。")
+            return (WRONG_OUTPUT, f"在{_where(k, inputs[k])}上，你的{name}与正确结果最大相差 "
+                                  f"{fmt_num(max_abs_diff(y, want))}，不像任何一种常见错误。")
+    if first_error:
+        k, out = first_error
+        return (RAISED, f"在{_where(k, inputs[k])}上，{out.message}")
+    return (WRONG_OUTPUT, f"你的{name}与正确结果不一致。")
+
+
+__all__ = ["check_mean_var", "MEAN_VAR_CODES"]

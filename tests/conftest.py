@@ -1,0 +1,146 @@
+"""测试共用的工具：执行章节笔记本（每次测试会话只执行一次）、读出 glue 的值。"""
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "book"
+sys.path.insert(0, str(ROOT / "tools"))
+
+
+def chapter_paths():
+    """_toc.yml 里按阅读顺序列出的全部 .ipynb 章节。"""
+    import yaml
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "file" in node or "root" in node:
+                files.append(node.get("file") or node.get("root"))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(toc)
+    paths = []
+    for f in files:
+        p = ROOT / f
+        if p.suffix == "":
+            p = p.with_suffix(".ipynb") if p.with_suffix(".ipynb").exists() else p.with_suffix(".md")
+        if p.suffix == ".ipynb":
+            paths.append(p)
+    return paths
+
+
+@lru_cache(maxsize=None)
+def _execute(name):
+    from run_notebook import execute
+    path = BOOK / name if not str(name).endswith(".ipynb") else BOOK / name
+    if not path.exists():
+        path = BOOK / f"{name}.ipynb"
+    nb, seconds = execute(str(path), timeout=300)
+    return nb, seconds
+
+
+def glued_values(nb):
+    """从执行后的笔记本里取出所有 glue 的值：{名字: text/plain 字符串}。"""
+    values = {}
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            meta = out.get("metadata", {}).get("scrapbook")
+            if meta and "name" in meta:
+                values[meta["name"]] = out.get("data", {}).get(meta.get("mime_prefix", "") + "text/plain")
+    return values
+
+
+@pytest.fixture(scope="session")
+def run_chapter():
+    """run_chapter("ch02_why_normalize") -> (执行后的笔记本, glue 值字典, 秒数)。同一章只执行一次。"""
+    def run(name):
+        nb, seconds = _execute(name)
+        return nb, glued_values(nb), seconds
+    return run
+
+
+# ---------------------------------------------------------------- 浏览器测试（Playwright + Debian chromium）
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync",
+                 "--disable-quic", "--disable-default-apps", "--disable-extensions"]
+
+
+def html_dir():
+    import os
+    return Path(os.environ.get("DSX_HTML_DIR", ROOT / "_build" / "html"))
+
+
+@pytest.fixture(scope="session")
+def site_url():
+    """在 127.0.0.1 的随机端口上提供构建好的 HTML，返回形如 http://127.0.0.1:PORT/ 的地址。"""
+    import functools
+    import http.server
+    import threading
+
+    root = html_dir()
+    if not (root / "index.html").exists():
+        pytest.fail(f"没有找到构建好的书：{root}/index.html。请先运行 make book。")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def open_page(browser, site_url):
+    """open_page("book/ch04_formulas.html") -> Playwright 页面；页面上附有 console_errors 与 external_requests 两个列表。
+
+    除本地服务器之外的任何请求都会被拦截并记录下来（书必须离线可用）。
+    """
+    from urllib.parse import urlparse
+    local = urlparse(site_url).netloc
+    contexts = []
+
+    def _open(path, wait_until="load"):
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+        contexts.append(context)
+        page = context.new_page()
+        page.console_errors = []
+        page.external_requests = []
+
+        def on_route(route):
+            url = route.request.url
+            if urlparse(url).netloc == local or url.startswith(("data:", "blob:", "about:")):
+                route.continue_()
+            else:
+                page.external_requests.append(url)
+                route.abort()
+
+        page.route("**/*", on_route)
+        page.on("console", lambda msg: page.console_errors.append(msg.text) if msg.type == "error" else None)
+        page.on("pageerror", lambda err: page.console_errors.append(f"pageerror: {err}"))
+        page.goto(site_url + path, wait_until=wait_until)
+        return page
+
+    yield _open
+    for context in contexts:
+        context.close()

@@ -1,0 +1,61 @@
+"""本书以 -W -n（警告即错误、严格交叉引用）构建成功，没有任何 Sphinx 警告；网页不引用站外资源。"""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, chapter_paths, html_dir
+
+JB = Path(sys.executable).with_name("jupyter-book")
+
+
+@pytest.fixture(scope="module")
+def build_log():
+    done = subprocess.run([str(JB), "build", str(ROOT), "-W", "-n", "--keep-going"],
+                          capture_output=True, text=True, cwd=ROOT)
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_build_succeeds_without_warnings(build_log):
+    code, log = build_log
+    sphinx_warnings = [line for line in log.splitlines()
+                       if re.search(r"WARNING|ERROR", line) and "IPKernelApp" not in line]
+    assert code == 0 and sphinx_warnings == [], "\n".join(sphinx_warnings[:20]) or log[-3000:]
+    assert (html_dir() / "index.html").exists()
+
+
+def test_every_chapter_page_built(build_log):
+    for nb in chapter_paths():
+        assert (html_dir() / "book" / f"{nb.stem}.html").exists()
+
+
+def test_pages_reference_no_external_scripts_styles_or_fonts(build_log):
+    pattern = re.compile(r'<(?:script|link|img|iframe)[^>]+(?:src|href)="(https?:)?//', re.I)
+    offenders = {}
+    for page in html_dir().rglob("*.html"):
+        if any(part.startswith((".", "_")) for part in page.relative_to(html_dir()).parts):
+            continue
+        for tag in pattern.finditer(page.read_text(encoding="utf-8")):
+            snippet = page.read_text(encoding="utf-8")[tag.start():tag.start() + 160]
+            if "rel=\"canonical\"" not in snippet:
+                offenders.setdefault(page.name, []).append(snippet)
+    assert offenders == {}
+
+
+def test_mathjax_is_served_locally(build_log):
+    pages_with_math = [p for p in (html_dir() / "book").glob("*.html") if 'class="math' in p.read_text("utf-8")]
+    assert pages_with_math, "书中应当有公式"
+    for page in pages_with_math:
+        text = page.read_text(encoding="utf-8")
+        assert re.search(r'<script[^>]+src="[^"]*_static/mathjax/[^"]*\.js', text), f"{page.name} 没有加载本地 MathJax"
+
+
+def test_config_basics():
+    import yaml
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    assert config["repository"]["branch"] == "main"
+    assert config["execute"]["execute_notebooks"] == "cache"
+    assert config["sphinx"]["config"]["language"] == "zh_CN"
+    assert "2026" in config["copyright"] and config["title"]

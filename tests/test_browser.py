@@ -1,0 +1,104 @@
+"""在无头 Chromium 里打开构建好的每一页：离线、无报错、公式已排版、图片已加载、中文用中文字体显示。
+
+运行前需要先构建本书（make test 会先构建）。每页的截图保存在 _build/screenshots/。
+"""
+import re
+
+import pytest
+import yaml
+
+from conftest import ROOT, chapter_paths, html_dir
+
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+RAW_MATH = re.compile(r"\$\$|\\frac|\\sqrt|\\begin\{|\\mu\b|\\sigma\b")
+
+
+def all_pages():
+    root = html_dir()
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*.html") 
+                  if not any(part.startswith((".", "_")) for part in p.relative_to(root).parts))
+
+
+def wait_for_math(page):
+    """等 MathJax 排版完成；页面上没有公式时立即返回。"""
+    page.wait_for_function("""() => {
+        const math = document.querySelectorAll('.math, div.math, span.math');
+        if (math.length === 0) return true;
+        return window.MathJax && MathJax.startup && MathJax.startup.promise &&
+               document.querySelectorAll('mjx-container').length > 0;
+    }""", timeout=20000)
+    page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
+
+
+def fonts_used_for(page, selector):
+    """Chromium 实际用来绘制该元素文字的字体（CDP 的 CSS.getPlatformFontsForNode）。"""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    doc = cdp.send("DOM.getDocument", {"depth": -1})
+    node = cdp.send("DOM.querySelector", {"nodeId": doc["root"]["nodeId"], "selector": selector})
+    fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node["nodeId"]})["fonts"]
+    return {f["familyName"]: f["glyphCount"] for f in fonts}
+
+
+def test_site_has_every_chapter():
+    pages = set(all_pages())
+    for nb in chapter_paths():
+        assert f"book/{nb.stem}.html" in pages, f"{nb.stem} 没有生成网页"
+
+
+@pytest.mark.parametrize("path", all_pages())
+def test_page_offline_and_rendered(open_page, path):
+    page = open_page(path)
+    wait_for_math(page)
+    page.wait_for_load_state("networkidle")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / (path.replace("/", "__") + ".png")), full_page=True)
+
+    assert page.external_requests == [], f"{path} 向站外发出了请求：{page.external_requests[:5]}"
+    assert page.console_errors == [], f"{path} 的控制台有错误：{page.console_errors[:5]}"
+
+    n_math = page.locator("div.math, span.math").count()
+    if n_math:
+        assert page.locator("mjx-container").count() >= n_math, f"{path} 有公式没有被 MathJax 排版"
+    visible = page.evaluate("""() => {   // 正文文字（不含代码和代码输出）
+        const root = (document.querySelector('article') || document.body).cloneNode(true);
+        root.querySelectorAll('pre, code, .highlight, .cell_output, mjx-container, script, style')
+            .forEach(el => el.remove());
+        return root.innerText;
+    }""")
+    leftover = RAW_MATH.findall(visible)
+    assert not leftover, f"{path} 的正文里残留未排版的 LaTeX：{leftover[:5]}"
+
+    broken = page.evaluate("""() => Array.from(document.images)
+        .filter(img => !(img.complete && img.naturalWidth > 0)).map(img => img.src)""")
+    assert broken == [], f"{path} 有图片没有加载：{broken[:5]}"
+
+    if page.locator("article h1").count():
+        title = page.inner_text("article h1")
+        if re.search(r"[\u4e00-\u9fff]", title):
+            fonts = fonts_used_for(page, "article h1")
+            assert any(re.search(r"CJK|Han|Hei|Song|WenQuanYi", name) for name in fonts), \
+                f"{path} 的标题「{title}」没有用中文字体绘制：{fonts}"
+
+
+def test_colab_and_download_buttons(open_page):
+    """每个章节页面都有指向本章 .ipynb（配置的分支上）的 Colab 链接和下载按钮。"""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    repo = config["repository"]["url"].rstrip("/").replace("https://github.com/", "")
+    branch = config["repository"]["branch"]
+    for nb in chapter_paths():
+        page = open_page(f"book/{nb.stem}.html")
+        hrefs = page.eval_on_selector_all("a[href*='colab.research.google.com']", "els => els.map(e => e.href)")
+        expected = f"https://colab.research.google.com/github/{repo}/blob/{branch}/book/{nb.name}"
+        assert expected in hrefs, f"{nb.stem} 缺少 Colab 链接 {expected}；找到的是 {hrefs}"
+        assert page.locator(".btn-download-source-button, a[href$='.ipynb'][download], button[title*='.ipynb'], .dropdown-download-buttons").count() > 0, \
+            f"{nb.stem} 缺少下载笔记本的按钮"
+
+
+@pytest.mark.parametrize("word", ["方差", "归一化"])
+def test_chinese_search_finds_words(open_page, word):
+    page = open_page(f"search.html?q={word}")
+    page.wait_for_function("() => document.querySelectorAll('ul.search li').length > 0", timeout=20000)
+    assert page.locator("ul.search li").count() > 0
+    assert page.console_errors == []

@@ -1,0 +1,216 @@
+"""浏览器测试：HTML 书页里的两个探索器（没有内核、离线）在页面内实时计算，数字与 torch 一致，控制台零错误。
+
+页面：book/ch03_dim_keepdim.html（dim/keepdim 探索器）与 book/ch04_formulas.html（γ/β/ε 探索器），
+来自 DSX_HTML_DIR（默认 _build/html）。最后两个测试不需要构建好的书：它们把探索器的 text/html 输出直接放进空白页。
+"""
+import json
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+LN_PAGE = "book/ch04_formulas.html"
+DIM_PAGE = "book/ch03_dim_keepdim.html"
+
+
+def num(root, role):
+    return float(root.locator(f'[data-role="{role}"]').first.inner_text())
+
+
+def first_live_layer_norm(page):
+    """页面上第一个没有报错信息的层归一化探索器。"""
+    roots = page.locator('[data-explorer="layer_norm"]')
+    assert roots.count() >= 1, "页面上没有层归一化探索器"
+    for i in range(roots.count()):
+        root = roots.nth(i)
+        if root.locator('[data-role="charts"]').first.is_visible():
+            return root
+    pytest.fail("页面上的层归一化探索器都在显示错误信息")
+
+
+def page_input(root):
+    data = json.loads(root.locator('script[data-role="data"]').text_content())
+    return torch.tensor([float(v) for v in data["x"]], dtype=torch.float64)
+
+
+def torch_stats(x, gamma, beta, eps):
+    y = F.layer_norm(x, (x.numel(),), torch.full_like(x, gamma), torch.full_like(x, beta), eps)
+    return float(y.mean()), float(y.var(unbiased=False))
+
+
+def assert_clean(page):
+    assert page.console_errors == [], f"控制台有错误：{page.console_errors}"
+    assert page.external_requests == [], f"页面请求了外部资源：{page.external_requests}"
+
+
+def test_gamma_beta_sliders_in_book_page(open_page):
+    page = open_page(LN_PAGE)
+    root = first_live_layer_norm(page)
+    x = page_input(root)
+    hat_var = num(root, "hat-var")
+    assert hat_var == pytest.approx(1.0, abs=1e-3)
+    # 拖到 γ = 2：输出方差 ≈ 4·σ̂²（x̂ 的方差 σ̂² ≈ 1），并与 torch 一致
+    root.locator('[data-role="gamma"]').fill("2")
+    assert num(root, "out-var") == pytest.approx(4 * hat_var, abs=2e-4)
+    assert num(root, "out-var") == pytest.approx(torch_stats(x, 2.0, 0.0, 1e-5)[1], abs=1e-4)
+    assert num(root, "out-mean") == pytest.approx(0.0, abs=1e-4)
+    # 移动 β：显示的输出均值等于 β
+    root.locator('[data-role="beta"]').fill("1.5")
+    assert num(root, "out-mean") == pytest.approx(1.5, abs=1e-4)
+    assert num(root, "out-var") == pytest.approx(torch_stats(x, 2.0, 1.5, 1e-5)[1], abs=1e-4)
+    root.locator('[data-role="beta"]').fill("-3.25")
+    assert num(root, "out-mean") == pytest.approx(-3.25, abs=1e-4)
+    # 键盘可操作：聚焦 γ 滑块按一次右方向键，γ 增加一个步长 0.01
+    root.locator('[data-role="gamma"]').focus()
+    page.keyboard.press("ArrowRight")
+    assert num(root, "gamma-value") == pytest.approx(2.01, abs=1e-9)
+    assert num(root, "out-var") == pytest.approx(torch_stats(x, 2.01, -3.25, 1e-5)[1], abs=1e-4)
+    # ε 取两端（对数刻度 10^-12 与 10^0）都给出与 torch 一致的方差
+    for log_eps in ("-12", "0"):
+        root.locator('[data-role="log_eps"]').fill(log_eps)
+        assert num(root, "out-var") == pytest.approx(torch_stats(x, 2.01, -3.25, 10.0 ** int(log_eps))[1], abs=1e-4)
+    # 预设：恒等让输出等于输入；重置回到 γ = 1、β = 0
+    root.locator('[data-role="identity"]').click()
+    assert num(root, "out-mean") == pytest.approx(num(root, "in-mean"), abs=1e-4)
+    assert num(root, "out-var") == pytest.approx(num(root, "in-var"), abs=1e-4)
+    root.locator('[data-role="reset"]').click()
+    assert num(root, "out-var") == pytest.approx(torch_stats(x, 1.0, 0.0, 1.0)[1], abs=1e-4)
+    assert num(root, "out-mean") == pytest.approx(0.0, abs=1e-4)
+    # 每个控件都有标签；公式行把当前数字代进去了
+    for control in root.locator('input[type="range"], select').all():
+        cid = control.get_attribute("id")
+        assert root.locator(f'label[for="{cid}"]').count() == 1, f"控件 {cid} 没有 <label>"
+    assert "=" in root.locator('[data-role="formula"]').inner_text()
+    assert_clean(page)
+
+
+def test_per_feature_gamma_in_book_page(open_page):
+    page = open_page(LN_PAGE)
+    root = first_live_layer_norm(page)
+    x = page_input(root)
+    root.locator('[data-role="per_feature"]').check()
+    assert root.locator('[data-role="feature"]').is_visible()
+    root.locator('[data-role="feature"]').select_option("3")
+    root.locator('[data-role="gamma_j"]').fill("2.5")
+    gamma = torch.ones_like(x)
+    gamma[3] = 2.5
+    y = F.layer_norm(x, (x.numel(),), gamma, torch.zeros_like(x), 1e-5)
+    assert num(root, "out-var") == pytest.approx(float(y.var(unbiased=False)), abs=1e-4)
+    assert "y[3]" in root.locator('[data-role="formula"]').inner_text()
+    assert_clean(page)
+
+
+def torch_broadcast(shape, dim, keepdim):
+    x = torch.randn(*shape, dtype=torch.float64)
+    m = x.mean(dim=dim, keepdim=keepdim)
+    try:
+        d = x - m
+    except RuntimeError:
+        return list(m.shape), "error"
+    ok = d.shape == x.shape and torch.allclose(d, x - x.mean(dim=dim, keepdim=True))
+    return list(m.shape), "ok" if ok else "silent"
+
+
+def test_dim_keepdim_in_book_page(open_page):
+    page = open_page(DIM_PAGE)
+    roots = page.locator('[data-explorer="dim_keepdim"]')
+    assert roots.count() >= 1, "页面上没有 dim/keepdim 探索器"
+    root = roots.first
+    data = json.loads(root.locator('script[data-role="data"]').text_content())
+    checked = 0
+    statuses = set()
+    for index, entry in enumerate(data["shapes"]):
+        root.locator('[data-role="shape"]').select_option(str(index))
+        n = len(entry["shape"])
+        for dim in list(range(-n, n)):
+            root.locator('[data-role="dim"]').select_option(str(dim))
+            for keepdim in (False, True):
+                root.locator('[data-role="keepdim"]').set_checked(keepdim)
+                want_shape, want_status = torch_broadcast(entry["shape"], dim, keepdim)
+                shown = root.locator('[data-role="result-shape"]').inner_text()
+                status = root.locator('[data-role="broadcast-status"]').get_attribute("data-status")
+                where = f"shape={entry['shape']} dim={dim} keepdim={keepdim}"
+                assert shown == "[" + ", ".join(map(str, want_shape)) + "]", where
+                assert status == want_status, where
+                statuses.add(status)
+                checked += 1
+    assert checked >= 3
+    assert statuses == {"ok", "error", "silent"}  # 三种结局都出现过（方阵的静默错误也在内）
+    assert_clean(page)
+
+
+# ---------------------------------------------------------------- 不依赖构建好的书：把 text/html 输出直接放进页面
+@pytest.fixture
+def blank_page(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    page.console_errors = []
+    page.external_requests = []
+    page.on("console", lambda msg: page.console_errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda err: page.console_errors.append(f"pageerror: {err}"))
+
+    def on_route(route):
+        page.external_requests.append(route.request.url)
+        route.abort()
+
+    page.route("**/*", on_route)
+    yield page
+    context.close()
+
+
+def test_extreme_inputs_in_page(blank_page):
+    from dsx_util.widgets import dim_keepdim_explorer, layer_norm_explorer
+
+    parts = [
+        layer_norm_explorer(),
+        layer_norm_explorer(torch.tensor([1.0, float("nan"), float("inf")])),
+        layer_norm_explorer(torch.tensor([3.5])),
+        layer_norm_explorer(torch.full((8,), 2.0)),
+        layer_norm_explorer(beta=1e6),
+        layer_norm_explorer(torch.randn(768)),
+        dim_keepdim_explorer((5, 5), ("词元", "嵌入"), dim=-1),
+    ]
+    blank_page.set_content("<!doctype html><html><body>" + "".join(p._repr_html_() for p in parts) + "</body></html>")
+    roots = blank_page.locator("[data-explorer]")
+    assert roots.count() == len(parts)
+    ids = [roots.nth(i).get_attribute("id") for i in range(roots.count())]
+    assert len(set(ids)) == len(ids), "探索器的 id 重复"
+    default, nan, single, const, huge, big, dims = (roots.nth(i) for i in range(len(parts)))
+    # NaN/inf：中文说明，不画图
+    msg = nan.locator('[data-role="message"]').inner_text()
+    assert "NaN" in msg and "nan_to_num" in msg
+    assert not nan.locator('[data-role="charts"]').is_visible()
+    # 长度 1 与常数输入：σ² = 0，输出 = β，方差 0
+    for root in (single, const):
+        assert num(root, "in-var") == 0.0
+        root.locator('[data-role="beta"]').fill("2")
+        assert num(root, "out-mean") == pytest.approx(2.0)
+        assert num(root, "out-var") == 0.0
+        root.locator('[data-role="log_eps"]').fill("-12")
+        assert num(root, "out-var") == 0.0
+    # γ = 0：输出方差 0；巨大的 β：均值用科学计数法显示
+    default.locator('[data-role="gamma"]').fill("0")
+    assert num(default, "out-var") == 0.0
+    assert huge.locator('[data-role="out-mean"]').inner_text() == "1.000e+06"
+    # 两个探索器互不影响
+    assert num(big, "out-var") == pytest.approx(1.0, abs=1e-3)
+    big.locator('[data-role="gamma"]').fill("3")
+    assert num(big, "out-var") == pytest.approx(9.0, abs=1e-2)
+    assert num(default, "out-var") == 0.0
+    # 读者自定义形状 [5, 5]，dim=-1 不保留维度：方阵情形，不报错但沿错误的维度广播
+    assert dims.locator('[data-role="result-shape"]').inner_text() == "[5]"
+    assert dims.locator('[data-role="broadcast-status"]').get_attribute("data-status") == "silent"
+    assert_clean(blank_page)
+
+
+def test_page_view_matches_kernel_view(blank_page):
+    """同一个探索器：页面内视图首次计算出的文字与内核视图（torch）显示的文字一致。"""
+    from dsx_util.widgets import layer_norm_explorer
+
+    ex = layer_norm_explorer(gamma=1.7, beta=-0.4, eps=1e-3)
+    blank_page.set_content("<!doctype html><html><body>" + ex._repr_html_() + "</body></html>")
+    root = blank_page.locator("[data-explorer]").first
+    shown = ex.shown()
+    for role in ("in-mean", "in-var", "hat-mean", "hat-var", "out-mean", "out-var", "expected", "formula"):
+        assert root.locator(f'[data-role="{role}"]').first.inner_text() == shown[role], role
+    assert_clean(blank_page)

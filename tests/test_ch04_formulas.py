@@ -1,0 +1,91 @@
+"""第 4 章《层归一化的公式》：逐步计算的每个值与测试中重新调用 F.layer_norm 的结果一致；不加 ε 得到 NaN。"""
+import ast
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+CHAPTER = "ch04_formulas"
+
+
+def glued_text(nb, glued, name):
+    """读出 glue 的 text/plain 值；名字不存在时给出清楚的错误。"""
+    if name not in glued:
+        raise KeyError(f"第 4 章没有 glue 名为 {name!r} 的值")
+    return glued[name]
+
+
+@pytest.fixture(scope="module")
+def chapter(run_chapter):
+    return run_chapter(CHAPTER)
+
+
+def text(chapter, name):
+    nb, glued, _ = chapter
+    return glued_text(nb, glued, name)
+
+
+def value(chapter, name):
+    return float(text(chapter, name))
+
+
+@pytest.fixture(scope="module")
+def inputs(chapter):
+    """章节里用的向量、γ、β、ε（从 glue 读出），以及在测试里独立算出的参考值。"""
+    x = torch.tensor(ast.literal_eval(text(chapter, "ch04_x")), dtype=torch.float64)
+    gamma = torch.tensor(ast.literal_eval(text(chapter, "ch04_gamma")), dtype=torch.float64)
+    beta = torch.tensor(ast.literal_eval(text(chapter, "ch04_beta")), dtype=torch.float64)
+    eps = value(chapter, "ch04_eps")
+    return x, gamma, beta, eps
+
+
+def test_runs_without_errors_and_quickly(chapter):
+    nb, _, seconds = chapter
+    errors = [out for cell in nb.cells for out in cell.get("outputs", []) if out.get("output_type") == "error"]
+    assert not errors
+    assert seconds < 30  # 目标是 10 秒内；这里留出机器繁忙时的余量
+
+
+def test_vector_is_small_and_not_trivial(chapter, inputs):
+    x, gamma, beta, eps = inputs
+    assert 4 <= len(x) <= 6 and int(value(chapter, "ch04_H")) == len(x)
+    assert x.var() > 0 and not torch.all(gamma == 1) and not torch.all(beta == 0)
+    assert eps == pytest.approx(1e-5)
+
+
+def test_mean_and_biased_variance(chapter, inputs):
+    x, _, _, _ = inputs
+    assert value(chapter, "ch04_mu") == pytest.approx(x.mean().item(), abs=1e-6)
+    assert value(chapter, "ch04_var") == pytest.approx(x.var(unbiased=False).item(), abs=1e-6)
+    assert value(chapter, "ch04_std") == pytest.approx(torch.sqrt(x.var(unbiased=False) + inputs[3]).item(), abs=1e-6)
+
+
+def test_steps_match_functional_layer_norm(chapter, inputs):
+    x, gamma, beta, eps = inputs
+    x_hat = F.layer_norm(x, (len(x),), eps=eps)
+    y = F.layer_norm(x, (len(x),), weight=gamma, bias=beta, eps=eps)
+    for i in range(len(x)):
+        assert value(chapter, f"ch04_xhat_{i}") == pytest.approx(x_hat[i].item(), abs=1e-5), i
+        assert value(chapter, f"ch04_y_{i}") == pytest.approx(y[i].item(), abs=1e-5), i
+    assert text(chapter, "ch04_match_F") == "True"
+
+
+def test_eps_prevents_nan(chapter):
+    assert text(chapter, "ch04_nan_without_eps") == "True"
+    assert text(chapter, "ch04_zeros_with_eps") == "True"
+    # 独立确认：常数向量不加 ε 得到 NaN，加 ε 得到 0
+    c = torch.full((4,), 3.0)
+    assert torch.isnan((c - c.mean()) / torch.sqrt(c.var(unbiased=False))).all()
+    assert torch.equal(F.layer_norm(c, (4,), eps=1e-5), torch.zeros(4))
+
+
+def test_gamma_beta_can_undo_normalization(chapter):
+    assert text(chapter, "ch04_recovered") == "True"
+
+
+def test_unbiased_variance_pitfall(chapter, inputs):
+    x, _, _, eps = inputs
+    wrong = (x - x.mean()) / torch.sqrt(x.var() + eps)
+    right = F.layer_norm(x, (len(x),), eps=eps)
+    assert value(chapter, "ch04_unbiased_gap") == pytest.approx((wrong - right).abs().max().item(), abs=1e-5)
+    assert value(chapter, "ch04_unbiased_gap") > 0.01

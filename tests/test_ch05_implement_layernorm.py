@@ -1,0 +1,85 @@
+"""第 5 章《实现 LayerNorm》的承诺：书中的类与 dsx_util 逐字相同、与 nn.LayerNorm 一致、梯度检验通过、
+第 2 章例子的输出方差是 0.9995 / 0.9997。"""
+import inspect
+
+import nbformat
+import pytest
+import torch
+import torch.nn as nn
+
+import dsx_util.layernorm
+from conftest import BOOK
+
+STEM = "ch05_implement_layernorm"
+
+
+@pytest.fixture(scope="module")
+def chapter(run_chapter):
+    """执行本章（每次测试会话一次），返回 (笔记本, glue 值字典, 秒数)。
+
+    conftest 读不到带 papermill 前缀的 MIME 类型（application/papermill.record/text/plain）时，这里补上。
+    """
+    nb, glued, seconds = run_chapter(STEM)
+    values = dict(glued)
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            meta = out.get("metadata", {}).get("scrapbook", {})
+            if "name" in meta and values.get(meta["name"]) is None:
+                values[meta["name"]] = out["data"].get(meta.get("mime_prefix", "") + "text/plain")
+    return nb, values, seconds
+
+
+def test_class_in_book_is_verbatim_copy_of_dsx_util():
+    source = inspect.getsource(dsx_util.layernorm.LayerNorm).rstrip("\n")
+    nb = nbformat.read(BOOK / f"{STEM}.ipynb", as_version=4)
+    class_cells = [c.source for c in nb.cells if c.cell_type == "code" and "class LayerNorm" in c.source]
+    assert len(class_cells) == 1, "第 5 章应当恰好有一个定义 class LayerNorm 的代码单元格"
+    assert source in class_cells[0], "第 5 章展示的 LayerNorm 与 dsx_util/layernorm.py 中的类不再逐字相同"
+    # 单元格里除了 import 行之外只有这个类
+    rest = class_cells[0].replace(source, "").strip().splitlines()
+    assert all(line.startswith("import ") or not line.strip() for line in rest), rest
+
+
+def test_dsx_util_layernorm_matches_torch_and_gradcheck():
+    torch.manual_seed(0)
+    x = torch.randn(2, 5, 100) * 3 + 2
+    ours, ref = dsx_util.layernorm.LayerNorm(100), nn.LayerNorm(100)
+    assert (ours(x) - ref(x)).abs().max().item() <= 1e-6
+    ln64 = dsx_util.layernorm.LayerNorm(7).double()
+    x64 = torch.randn(3, 7, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(ln64, (x64,))
+
+
+def test_chapter_glued_checks(chapter):
+    _, glued, _ = chapter
+    assert glued["ch05_torch_match"] == "True"
+    assert float(glued["ch05_torch_max_diff"]) <= 1e-6
+    assert glued["ch05_gradcheck"] == "True"
+    assert glued["ch05_load_params_equal"] == "True"
+    assert glued["ch05_load_match"] == "True"
+    assert glued["ch05_mean_after_tiny"] == "True"
+
+
+def test_ch02_example_variance_below_one(chapter):
+    _, glued, _ = chapter
+    # 已发表的数字：LayerNorm(6) 作用在第 2 章的 Linear+ReLU 输出上，有偏方差为 0.9995 与 0.9997
+    assert float(glued["ch05_ch02_var0"]) == pytest.approx(0.9995, abs=1e-4)
+    assert float(glued["ch05_ch02_var1"]) == pytest.approx(0.9997, abs=1e-4)
+    # 独立重算：输出方差 = σ²/(σ²+ε)，σ² 是激活值每行自己的有偏方差
+    torch.manual_seed(123)
+    batch_example = torch.randn(2, 5)
+    out = nn.Sequential(nn.Linear(5, 6), nn.ReLU())(batch_example).detach()
+    sigma2 = out.var(dim=-1, unbiased=False)
+    for i in range(2):
+        expected = (sigma2[i] / (sigma2[i] + 1e-5)).item()
+        assert float(glued[f"ch05_ch02_ratio{i}"]) == pytest.approx(expected, abs=1e-6)
+        assert float(glued[f"ch05_ch02_var{i}"]) == pytest.approx(expected, abs=1e-6)
+        assert float(glued[f"ch05_ch02_sigma2_{i}"]) == pytest.approx(sigma2[i].item(), rel=1e-5)
+        # 用默认的无偏方差去量，会多出 H/(H-1) = 6/5 的因子
+        assert float(glued[f"ch05_ch02_var_unbiased{i}"]) == pytest.approx(expected * 6 / 5, abs=1e-5)
+    assert glued["ch05_ratio_matches"] == "True"
+
+
+def test_runs_fast(chapter):
+    _, _, seconds = chapter
+    assert seconds < 30, f"第 5 章执行用了 {seconds:.1f} 秒，超过 30 秒（目标是 10 秒内，这里给机器繁忙留出余量）"

@@ -1,0 +1,80 @@
+"""第 11 章：改进的实现与 F.layer_norm 一致；一遍法方差在均值 1e4 的行上失效，两遍法与 Welford 稳定。
+
+速度只在 bench/bench_layernorm_speed.py 里测量，这里不做计时断言。
+"""
+import ast
+
+import torch
+import torch.nn.functional as F
+
+
+def glued_text(nb):
+    """{glue 名字: text/plain}；同时认 myst-nb 写出的 application/papermill.record/ 前缀。"""
+    values = {}
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            meta = out.get("metadata", {}).get("scrapbook")
+            if meta and "name" in meta:
+                data = out.get("data", {})
+                values[meta["name"]] = data.get(meta.get("mime_prefix", "") + "text/plain", data.get("text/plain"))
+    return values
+
+
+def chapter_function(nb, name):
+    """执行章节里定义 name 的代码单元格，取出这个函数（测试的是书里展示的代码）。"""
+    cells = [c.source for c in nb.cells if c.cell_type == "code" and f"def {name}(" in c.source]
+    assert len(cells) == 1, f"第 11 章应当恰好有一个定义 {name} 的代码单元格"
+    tree = ast.parse(cells[0])
+    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
+    ns = {"torch": torch}
+    exec(ast.get_source_segment(cells[0], node), ns)   # 只取函数定义，不运行后面的演示代码
+    return ns[name]
+
+
+def test_single_pass_variance_fails_two_pass_is_stable():
+    torch.manual_seed(0)
+    rows = (torch.randn(32, 768, dtype=torch.float64) + 1e4).float()
+    exact = rows.double().var(dim=-1, unbiased=False)
+    two = ((rows - rows.mean(-1, keepdim=True)) ** 2).mean(-1)
+    one = (rows ** 2).mean(-1) - rows.mean(-1) ** 2
+    rel = lambda v: ((v.double() - exact).abs() / exact).max().item()  # noqa: E731
+    assert rel(two) < 1e-4
+    assert rel(one) > 0.5          # 误差与方差本身同一量级甚至更大：完全失效
+    assert rel(one) > 1e4 * rel(two)
+
+
+def test_chapter_functions(run_chapter):
+    nb, _, _ = run_chapter("ch11_speed")
+    fast = chapter_function(nb, "layer_norm_fast")
+    welford_var = chapter_function(nb, "welford_var")
+    torch.manual_seed(3)
+    x = torch.randn(4, 9, 96) * 3 + 2
+    s, b = torch.rand(96) + 0.5, torch.randn(96)
+    ref = F.layer_norm(x, (96,), s, b)
+    with torch.no_grad():
+        assert torch.allclose(fast(x.clone(), s, b), ref, atol=1e-5)
+    xg = x.clone().requires_grad_()
+    y = fast(xg, s, b)                     # 求梯度时不能原地修改，反向传播必须能跑通
+    y.sum().backward()
+    assert torch.allclose(y, ref, atol=1e-5) and xg.grad is not None
+    rows = (torch.randn(8, 256, dtype=torch.float64) + 1e4).float()
+    exact = rows.double().var(dim=-1, unbiased=False)
+    var, mean = welford_var(rows)
+    assert ((var.double() - exact).abs() / exact).max() < 1e-2
+    assert torch.allclose(mean.double(), rows.double().mean(-1), rtol=1e-6)
+
+
+def test_chapter_glued_values(run_chapter):
+    nb, _, seconds = run_chapter("ch11_speed")
+    g = glued_text(nb)
+    assert int(g["ch11_numel"]) == 8 * 1024 * 768
+    assert float(g["ch11_intensity"]) == 1.0
+    assert g["ch11_fast_ok"] == "True"
+    assert float(g["ch11_two_pass_err"]) < 1e-4
+    assert float(g["ch11_one_pass_err"]) > 0.5
+    assert int(g["ch11_one_pass_negative"]) > 0
+    assert float(g["ch11_two_pass_err"]) < float(g["ch11_welford_err"]) < 1e-2
+    assert float(g["ch11_welford_gain"]) > 100
+    for name in ("ch11_copy_gbs", "ch11_F_ms", "ch11_naive_vs_F", "ch11_fast_vs_F", "ch11_var_share"):
+        assert float(g[name]) > 0
+    assert seconds < 90

@@ -1,0 +1,282 @@
+"""check_layer_norm：每一种错误都能被准确点名；几种写法不同的正确实现都能通过。"""
+import re
+
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from dsx_util.exercises.layernorm_check import LAYER_NORM_CODES, check_layer_norm
+
+
+class GoodLN(nn.Module):
+    """正确的基准实现；下面每个有错的版本只改动一处。"""
+
+    def __init__(self, emb_dim, eps=1e-5):
+        super().__init__()
+        self.eps = eps
+        self.scale = nn.Parameter(torch.ones(emb_dim))
+        self.shift = nn.Parameter(torch.zeros(emb_dim))
+
+    def stats(self, x):
+        return x.mean(dim=-1, keepdim=True), x.var(dim=-1, keepdim=True, unbiased=False)
+
+    def normalize(self, x, mean, var):
+        return (x - mean) / torch.sqrt(var + self.eps)
+
+    def forward(self, x):
+        mean, var = self.stats(x)
+        return self.scale * self.normalize(x, mean, var) + self.shift
+
+
+# ---- 正确实现：写法各不相同 ----
+class VarMeanLN(GoodLN):
+    def forward(self, x):
+        var, mean = torch.var_mean(x, dim=-1, keepdim=True, unbiased=False)
+        return (x - mean) * torch.rsqrt(var + self.eps) * self.scale + self.shift
+
+
+class SumsLN(GoodLN):
+    def forward(self, x):
+        n = x.shape[-1]
+        mean = x.sum(dim=-1, keepdim=True) / n
+        centered = x - mean
+        var = (centered * centered).sum(dim=-1, keepdim=True) / n
+        return self.shift + self.scale * centered / (var + self.eps) ** 0.5
+
+
+class FunctionalLN(GoodLN):
+    def forward(self, x):
+        return F.layer_norm(x, self.scale.shape, self.scale, self.shift, self.eps)
+
+
+def book_layer_norm(emb_dim):
+    from dsx_util import LayerNorm
+    return LayerNorm(emb_dim)
+
+
+@pytest.mark.parametrize("impl", [GoodLN, VarMeanLN, SumsLN, FunctionalLN, book_layer_norm])
+def test_correct_implementations_pass(impl):
+    result = check_layer_norm(impl, show=False)
+    assert result.passed, result.text()
+    assert result.codes == [] and bool(result)
+
+
+# ---- 有错的实现：每个只犯一种错误 ----
+class Unbiased(GoodLN):
+    def stats(self, x):
+        return x.mean(dim=-1, keepdim=True), x.var(dim=-1, keepdim=True)
+
+
+class EpsOutside(GoodLN):
+    def normalize(self, x, mean, var):
+        return (x - mean) / (torch.sqrt(var) + self.eps)
+
+
+class EpsMissing(GoodLN):
+    def normalize(self, x, mean, var):
+        return (x - mean) / x.std(dim=-1, keepdim=True, unbiased=False)
+
+
+class WrongDim(GoodLN):
+    def stats(self, x):
+        return x.mean(dim=0, keepdim=True), x.var(dim=0, keepdim=True, unbiased=False)
+
+
+class NoKeepdim(GoodLN):
+    def stats(self, x):
+        return x.mean(dim=-1), x.var(dim=-1, unbiased=False)
+
+
+class SinglePass(GoodLN):
+    def stats(self, x):
+        mean = x.mean(dim=-1, keepdim=True)
+        return mean, (x * x).mean(dim=-1, keepdim=True) - mean ** 2
+
+
+class PlainTensors(GoodLN):
+    def __init__(self, emb_dim):
+        super().__init__(emb_dim)
+        del self.scale, self.shift
+        self.scale = torch.ones(emb_dim)
+        self.shift = torch.zeros(emb_dim)
+
+
+class ZeroScale(GoodLN):
+    def __init__(self, emb_dim):
+        super().__init__(emb_dim)
+        self.scale = nn.Parameter(torch.zeros(emb_dim))
+
+
+class RowParam(GoodLN):
+    def __init__(self, emb_dim):
+        super().__init__(emb_dim)
+        self.scale = nn.Parameter(torch.ones(1, emb_dim))
+
+
+class Swapped(GoodLN):
+    def forward(self, x):
+        mean, var = self.stats(x)
+        return self.shift * self.normalize(x, mean, var) + self.scale
+
+
+class Inplace(GoodLN):
+    def forward(self, x):
+        mean, var = self.stats(x)
+        x -= mean
+        x /= torch.sqrt(var + self.eps)
+        return self.scale * x + self.shift
+
+
+class Float64(GoodLN):
+    def forward(self, x):
+        return super().forward(x.double())
+
+
+class Detached(GoodLN):
+    def forward(self, x):
+        import numpy as np
+        a = x.detach().numpy()
+        norm = (a - a.mean(-1, keepdims=True)) / np.sqrt(a.var(-1, keepdims=True) + self.eps)
+        return self.scale * torch.from_numpy(norm) + self.shift
+
+
+class Doubled(GoodLN):
+    def forward(self, x):
+        return 2 * super().forward(x)
+
+
+class Raises(GoodLN):
+    def forward(self, x):
+        return x / self.missing_attribute
+
+
+class Loops(GoodLN):
+    def forward(self, x):
+        while True:
+            pass
+
+
+class Template(GoodLN):
+    def forward(self, x):
+        raise NotImplementedError("请在这里写你的代码")
+
+
+FAULTY = {
+    "unbiased_variance": Unbiased,
+    "eps_outside_sqrt": EpsOutside,
+    "eps_missing": EpsMissing,
+    "wrong_dim": WrongDim,
+    "missing_keepdim": NoKeepdim,
+    "single_pass_variance": SinglePass,
+    "not_parameters": PlainTensors,
+    "wrong_init": ZeroScale,
+    "wrong_param_shape": RowParam,
+    "scale_shift_swapped": Swapped,
+    "inplace_input": Inplace,
+    "wrong_shape_or_dtype": Float64,
+    "not_differentiable": Detached,
+    "wrong_output": Doubled,
+    "raised": Raises,
+    "timeout": Loops,
+    "not_done": Template,
+}
+
+
+def test_every_code_has_a_faulty_implementation():
+    assert set(FAULTY) == set(LAYER_NORM_CODES)
+
+
+SOLUTION_SNIPPETS = ["unbiased=False", "keepdim=True", "sqrt(var + ", "mean(dim=-1", "var(dim=-1"]
+
+
+@pytest.mark.parametrize("code", sorted(FAULTY))
+def test_each_mistake_is_named(code):
+    result = check_layer_norm(FAULTY[code], timeout=1.0, show=False)
+    assert not result.passed
+    assert result.codes == [code], result.text()   # 只报这一个最具体的错误，不连带其他
+    (msg,) = result.messages
+    assert re.search(r"[\u4e00-\u9fff]", msg) and msg.count("\n") <= 1
+    assert not any(s in msg for s in SOLUTION_SNIPPETS), msg
+
+
+def test_messages_cite_evidence():
+    r = check_layer_norm(SinglePass, show=False)
+    assert "均值约 1e4" in r.messages[0] and "最大相差" in r.messages[0]
+    r = check_layer_norm(Unbiased, show=False)
+    assert "0.935" in r.messages[0]          # √(7/8) = 0.9354，由数据量出来的比值
+    r = check_layer_norm(NoKeepdim, show=False)
+    assert "(8, 8)" in r.messages[0] and "报错" in r.messages[0]
+    r = check_layer_norm(Raises, show=False)
+    assert "AttributeError" in r.messages[0] and "missing_attribute" in r.messages[0]
+    assert "layernorm_check" not in r.messages[0] and "_core" not in r.messages[0]
+
+
+def test_two_independent_mistakes_are_both_reported():
+    class UnbiasedSwapped(Unbiased):
+        def forward(self, x):
+            mean, var = self.stats(x)
+            return self.shift * self.normalize(x, mean, var) + self.scale
+
+    r = check_layer_norm(UnbiasedSwapped, show=False)
+    assert set(r.codes) == {"unbiased_variance", "scale_shift_swapped"}
+
+
+def test_factory_functions_and_other_dims_are_accepted():
+    r = check_layer_norm(lambda d: GoodLN(d, eps=1e-5), show=False)
+    assert r.passed
+
+    class Dim1(GoodLN):   # dim=1 在二维输入上碰巧对，三维输入会暴露
+        def stats(self, x):
+            return x.mean(dim=1, keepdim=True), x.var(dim=1, keepdim=True, unbiased=False)
+
+    assert check_layer_norm(Dim1, show=False).codes == ["wrong_dim"]
+
+
+# ---- 同一种错误的其他写法，也应得到同一个代码 ----
+class ShiftOnes(GoodLN):
+    def __init__(self, emb_dim):
+        super().__init__(emb_dim)
+        self.shift = nn.Parameter(torch.ones(emb_dim))
+
+
+class FrozenScale(GoodLN):
+    def __init__(self, emb_dim):
+        super().__init__(emb_dim)
+        self.scale.requires_grad_(False)
+
+
+class DetachedMean(GoodLN):
+    def stats(self, x):
+        return x.mean(dim=-1, keepdim=True).detach(), x.var(dim=-1, keepdim=True, unbiased=False)
+
+
+class AllElements(GoodLN):
+    def stats(self, x):
+        return x.mean(), x.var(unbiased=False)
+
+
+class VarNoKeepdim(GoodLN):
+    def stats(self, x):
+        return x.mean(dim=-1, keepdim=True), x.var(dim=-1, unbiased=False)
+
+
+class SqrtNoEps(GoodLN):
+    def normalize(self, x, mean, var):
+        return (x - mean) / var.sqrt()
+
+
+class IgnoresParams(GoodLN):
+    def forward(self, x):
+        mean, var = self.stats(x)
+        return self.normalize(x, mean, var)
+
+
+@pytest.mark.parametrize("impl, code", [
+    (ShiftOnes, "wrong_init"), (FrozenScale, "not_parameters"), (DetachedMean, "not_differentiable"),
+    (AllElements, "wrong_dim"), (VarNoKeepdim, "missing_keepdim"), (SqrtNoEps, "eps_missing"),
+    (IgnoresParams, "wrong_output"),
+])
+def test_variants_of_the_same_mistake(impl, code):
+    r = check_layer_norm(impl, show=False)
+    assert r.codes == [code], r.text()

@@ -1,0 +1,110 @@
+"""check_mean_var：每种错误都被点名；不同写法的正确实现都通过。"""
+import re
+
+import pytest
+import torch
+
+from dsx_util.exercises.stats_check import MEAN_VAR_CODES, check_mean_var
+
+
+def good(x):
+    return x.mean(dim=-1, keepdim=True), x.var(dim=-1, keepdim=True, unbiased=False)
+
+
+def good_var_mean(x):
+    var, mean = torch.var_mean(x, dim=-1, keepdim=True, correction=0)
+    return mean, var
+
+
+def good_sums(x):
+    n = x.shape[-1]
+    mean = x.sum(-1, keepdim=True) / n
+    return mean, ((x - mean) ** 2).sum(-1, keepdim=True) / n
+
+
+def good_list(x):   # 返回列表也可以
+    mean = x.mean(-1).unsqueeze(-1)
+    return [mean, (x - mean).pow(2).mean(-1).unsqueeze(-1)]
+
+
+@pytest.mark.parametrize("fn", [good, good_var_mean, good_sums, good_list])
+def test_correct_implementations_pass(fn):
+    r = check_mean_var(fn, show=False)
+    assert r.passed, r.text()
+
+
+def wrong_dim(x):
+    return x.mean(dim=0, keepdim=True), x.var(dim=0, keepdim=True, unbiased=False)
+
+
+def missing_keepdim(x):
+    return x.mean(dim=-1), x.var(dim=-1, unbiased=False)
+
+
+def unbiased(x):
+    return x.mean(dim=-1, keepdim=True), x.var(dim=-1, keepdim=True)
+
+
+def float64(x):
+    return good(x.double())
+
+
+def swapped(x):
+    m, v = good(x)
+    return v, m
+
+
+def raises(x):
+    return x.mean(dim=-1, keepdims=True, bogus=1)
+
+
+def loops(x):
+    while True:
+        pass
+
+
+def template(x):
+    raise NotImplementedError("请在这里写你的代码")
+
+
+FAULTY = {
+    "wrong_dim": wrong_dim,
+    "missing_keepdim": missing_keepdim,
+    "unbiased_variance": unbiased,
+    "wrong_shape_or_dtype": float64,
+    "wrong_output": swapped,
+    "raised": raises,
+    "timeout": loops,
+    "not_done": template,
+}
+
+
+def test_every_code_has_a_faulty_implementation():
+    assert set(FAULTY) == set(MEAN_VAR_CODES)
+
+
+@pytest.mark.parametrize("code", sorted(FAULTY))
+def test_each_mistake_is_named(code):
+    r = check_mean_var(FAULTY[code], timeout=1.0, show=False)
+    assert not r.passed and r.codes == [code], r.text()
+    msg = r.messages[0]
+    assert re.search(r"[\u4e00-\u9fff]", msg) and msg.count("\n") <= 1
+    assert "unbiased=False" not in msg and "keepdim=True" not in msg
+
+
+def test_evidence_is_concrete():
+    r = check_mean_var(missing_keepdim, show=False)
+    assert "(2, 3)" in r.messages[0] and "(2, 3, 1)" in r.messages[0]
+    r = check_mean_var(unbiased, show=False)
+    assert "1.143" in r.messages[0]          # H/(H−1) = 8/7，由数据量出的比值
+
+
+def test_two_mistakes_at_once():
+    r = check_mean_var(lambda x: (x.mean(dim=-1), x.var(dim=-1)), show=False)
+    assert set(r.codes) == {"missing_keepdim", "unbiased_variance"}
+
+
+@pytest.mark.parametrize("value", [None, 3.0, "mean", (1, 2, 3)])
+def test_wrong_return_types(value):
+    r = check_mean_var(lambda x: value, show=False)
+    assert r.codes == ["wrong_shape_or_dtype"], r.text()

@@ -1,0 +1,177 @@
+"""dsx_util 基础函数的单元测试：show_version、set_seed、print_table、glue、use_cjk_font 与轻量导入。"""
+import json
+import random
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import dsx_util
+from dsx_util.table import Table, format_value
+
+
+def run_python(code):
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return out.stdout
+
+
+# ---------------------------------------------------------------- 导入
+def test_import_is_light():
+    loaded = json.loads(run_python(
+        "import sys, json, dsx_util; "
+        "print(json.dumps([m for m in ('torch', 'matplotlib', 'ipywidgets', 'IPython', 'prettytable', 'numpy') "
+        "if m in sys.modules]))"))
+    assert loaded == []
+
+
+def test_lazy_exports_resolve():
+    assert dsx_util.LayerNorm.__name__ == "LayerNorm"
+    assert callable(dsx_util.print_table) and callable(dsx_util.set_seed) and callable(dsx_util.show_version)
+    assert "print_table" in dir(dsx_util)
+
+
+def test_unknown_attribute_message_is_chinese():
+    with pytest.raises(AttributeError, match="没有属性"):
+        dsx_util.not_a_thing  # noqa: B018
+
+
+# ---------------------------------------------------------------- set_seed
+def test_set_seed_makes_all_generators_repeat():
+    def draw():
+        return random.random(), np.random.rand(), torch.rand(1).item()
+
+    assert dsx_util.set_seed(7) == 7
+    first = draw()
+    dsx_util.set_seed(7)
+    assert draw() == first
+    dsx_util.set_seed(8)
+    assert draw() != first
+
+
+@pytest.mark.parametrize("bad", [1.5, "123", None, True, -1, 2**32])
+def test_set_seed_rejects_bad_seed(bad):
+    with pytest.raises(ValueError, match="种子|整数"):
+        dsx_util.set_seed(bad)
+
+
+# ---------------------------------------------------------------- show_version
+def test_show_version_tables_and_no_rng_side_effect(capsys):
+    torch.manual_seed(0)
+    random.seed(0)
+    np.random.seed(0)
+    expected = (torch.rand(1).item(), random.random(), np.random.rand())
+    torch.manual_seed(0)
+    random.seed(0)
+    np.random.seed(0)
+    dsx_util.show_version()
+    after = (torch.rand(1).item(), random.random(), np.random.rand())
+    assert after == expected, "show_version 改变了随机数状态"
+    out = capsys.readouterr().out
+    for text in ("本书", "运行环境", "Python", "PyTorch", "PyTorch Lightning", "matplotlib", "ipywidgets",
+                 "prettytable", "jupyter-book", torch.__version__):
+        assert text in out
+    assert "未安装" in out  # 测试环境没有安装 Lightning：显示「未安装」而不是报错
+
+
+def test_missing_package_shows_not_installed():
+    from dsx_util.info import package_version
+    assert package_version("surely-not-installed-dsx") == "未安装"
+
+
+# ---------------------------------------------------------------- print_table
+def test_print_table_terminal_alignment_with_chinese(capsys):
+    from wcwidth import wcswidth
+    dsx_util.print_table("均值与方差", ["行", "均值", "方差（有偏）"],
+                         [["第一行", 0.13243, [0.1, 0.22222]], ["二", torch.tensor(2.0), torch.tensor([[1.0, 2.0]])]])
+    lines = capsys.readouterr().out.strip().splitlines()
+    widths = {wcswidth(line) for line in lines}
+    assert len(widths) == 1, f"各行显示宽度不一致：{lines}"
+    text = "\n".join(lines)
+    assert "0.1324" in text and "[0.1000, 0.2222]" in text and "[[1.0000, 2.0000]]" in text and "2.0000" in text
+
+
+def test_print_table_html_in_notebook():
+    html = Table("标题", ["名称", "值"], [["<均值>", 0.5]])._repr_mimebundle_()["text/html"]
+    assert html.startswith("<table") and "<caption>标题</caption>" in html
+    assert "<th>名称</th>" in html and "<td>0.5000</td>" in html and "&lt;均值&gt;" in html
+
+
+def test_format_value_digits_and_types():
+    assert format_value(1 / 3, digits=2) == "0.33"
+    assert format_value(np.float32(0.5)) == "0.5000"
+    assert format_value(np.array([1.0, 2.5])) == "[1.0000, 2.5000]"
+    assert format_value(torch.tensor(3)) == "3"
+    assert format_value(7) == "7" and format_value(True) == "True" and format_value(None) == ""
+
+
+@pytest.mark.parametrize("field_names, rows, match", [
+    (["a", "b"], [[1, 2], [3]], "第 2 行"),
+    ([], [[1]], "空列表"),
+    (["a"], "abc", "rows 应为"),
+    (["a"], {"x": 1}, "rows 应为"),
+    ("ab", [[1]], "表头"),
+    (["a"], [1], "第 1 行"),
+])
+def test_print_table_bad_input_prints_nothing(capsys, field_names, rows, match):
+    with pytest.raises(ValueError, match=match):
+        dsx_util.print_table("t", field_names, rows)
+    assert capsys.readouterr().out == ""
+
+
+def test_print_table_bad_digits():
+    with pytest.raises(ValueError, match="digits"):
+        dsx_util.print_table("t", ["a"], [[1.0]], digits=-1)
+
+
+# ---------------------------------------------------------------- glue
+def test_glue_returns_value_outside_notebook():
+    assert dsx_util.glue("x", 1.5) == 1.5
+
+
+# ---------------------------------------------------------------- 中文字体
+def test_cjk_font_renders_chinese_without_missing_glyphs(tmp_path):
+    code = (
+        "import warnings, matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt, dsx_util\n"
+        "warnings.simplefilter('error')\n"
+        "name = dsx_util.use_cjk_font()\n"
+        "fig, ax = plt.subplots(); ax.set_title('层归一化：均值 μ 与方差 σ²'); ax.set_xlabel('词元');"
+        f" fig.savefig(r'{tmp_path}/f.png')\n"
+        "print(name)\n")
+    assert "CJK" in run_python(code)
+
+
+def test_without_font_chinese_is_tofu_warning(tmp_path):
+    """对照组：不调用 use_cjk_font 时 matplotlib 确实会警告缺字，说明上面的测试能发现问题。"""
+    code = (
+        "import warnings, matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt\n"
+        "matplotlib.rcParams['font.sans-serif'] = ['DejaVu Sans']\n"
+        "with warnings.catch_warnings(record=True) as w:\n"
+        "    warnings.simplefilter('always')\n"
+        f"    fig, ax = plt.subplots(); ax.set_title('层归一化'); fig.savefig(r'{tmp_path}/f.png')\n"
+        "print(any('missing from font' in str(x.message) for x in w))\n")
+    assert run_python(code).strip() == "True"
+
+
+def test_font_registered_after_cache_was_built(tmp_path):
+    """matplotlib 的字体缓存建立之后才「安装」的字体：use_cjk_font 按路径注册，仍然可用。"""
+    code = (
+        "import matplotlib; matplotlib.use('Agg'); from matplotlib import font_manager\n"
+        "font_manager.fontManager  # 先建立缓存（此时缓存里没有本包的字体）\n"
+        "import dsx_util\n"
+        "name = dsx_util.use_cjk_font()\n"
+        "print(font_manager.findfont(name, fallback_to_default=False))\n")
+    env_code = f"import os; os.environ['MPLCONFIGDIR'] = r'{tmp_path}'\n" + code
+    assert "NotoSansCJK" in run_python(env_code)
+
+
+def test_missing_font_package_gives_chinese_warning(monkeypatch):
+    import dsx_util.plotting as plotting
+    monkeypatch.setattr(plotting, "_active_font", None)
+    monkeypatch.setattr(plotting, "cjk_font_path", lambda: None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert plotting.use_cjk_font() is None
+    assert any("没有找到中文字体" in str(w.message) for w in caught)

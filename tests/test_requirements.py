@@ -1,0 +1,52 @@
+"""依赖范围必须容纳 Colab 预装的版本：否则在 Colab 里 pip 会升级或降级 torch / ipywidgets。"""
+import re
+import tomllib
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.version import Version
+
+from conftest import ROOT
+
+# Google Colab 预装版本（2025–2026 年间见到的；Colab 的 ipywidgets 一直是 7.7.1，见 colabtools #4525）
+COLAB = {
+    "torch": ["2.4.1", "2.6.0", "2.8.0", "2.9.0", "2.10.0", "2.13.0"],
+    "ipywidgets": ["7.7.1"],
+    "numpy": ["1.26.4", "2.0.2"],
+    "matplotlib": ["3.8.0", "3.10.0"],
+    "prettytable": ["3.16.0"],
+}
+
+
+def requirements():
+    reqs = []
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line and not line.startswith("-"):
+            reqs.append(Requirement(line))
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    reqs += [Requirement(r) for r in meta["project"]["dependencies"]]
+    return reqs
+
+
+@pytest.mark.parametrize("req", requirements(), ids=str)
+def test_range_admits_colab_versions(req):
+    for version in COLAB.get(req.name, []):
+        assert req.specifier.contains(Version(version)), f"{req} 会排除 Colab 的 {req.name} {version}"
+
+
+def test_ranges_are_checked_for_the_key_packages():
+    names = {r.name for r in requirements()}
+    assert {"torch", "ipywidgets", "numpy", "matplotlib"} <= names
+
+
+def test_ipywidgets_8_only_excluded_nowhere_and_9_excluded():
+    for req in requirements():
+        if req.name == "ipywidgets":
+            assert req.specifier.contains("8.1.5") and req.specifier.contains("7.7.1")
+            assert not req.specifier.contains("9.0.0")
+
+
+def test_exact_pins_only_in_constraints():
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
+        assert not re.match(r"^[A-Za-z0-9_.-]+==", line.strip()), f"requirements.txt 里不要写死版本：{line}"

@@ -1,0 +1,101 @@
+"""让每个章节笔记本保持统一：第一个单元格是标准的环境设置单元格，输出与执行计数全部清空。
+
+python tools/nbsync.py          # 就地修正
+python tools/nbsync.py --check  # 只检查，有不一致就退出码 1（测试用）
+
+设置单元格里的安装来源由 _config.yml 的 repository.url 与 pyproject.toml 的版本号拼出，
+指向一个固定的版本标签（不是会移动的分支）。改仓库地址只需改 _config.yml，再运行本脚本。
+"""
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SETUP_TEMPLATE = '''# 环境设置：在 Google Colab 中安装本书的工具包 dsx_util；在其他环境中什么也不做。
+import os, subprocess, sys
+try:
+    import google.colab  # noqa: F401  只有 Colab 里有这个模块
+    IN_COLAB = True
+except ImportError:
+    IN_COLAB = False
+if IN_COLAB:
+    from importlib import metadata
+    source = os.environ.get("DSX_UTIL_SOURCE", "{spec}")
+    # 把 Colab 预装的 torch、numpy、ipywidgets 固定在现有版本，安装时不升级也不降级
+    keep = []
+    for name in ("torch", "numpy", "ipywidgets", "matplotlib"):
+        try:
+            keep.append(f"{{name}}=={{metadata.version(name)}}")
+        except metadata.PackageNotFoundError:
+            pass
+    with open("/tmp/dsx_keep.txt", "w") as f:
+        f.write("\\n".join(keep) + "\\n")
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "-c", "/tmp/dsx_keep.txt", source],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        print(done.stdout[-2000:], done.stderr[-2000:])
+        raise RuntimeError(f"安装 dsx_util 失败（来源：{{source}}）。请检查网络后重新运行本单元格。")
+    print(f"Colab 环境已就绪：已安装 dsx_util（来源：{{source}}），未改动预装的 {{', '.join(keep)}}。")'''
+
+
+def install_spec():
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    url = config["repository"]["url"].rstrip("/")
+    version = re.search(r'^version\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
+    return f"dsx_util @ git+{url}@v{version}"
+
+
+def setup_cell_source():
+    return SETUP_TEMPLATE.format(spec=install_spec())
+
+
+def chapters():
+    sys.path.insert(0, str(ROOT / "tests"))
+    from conftest import chapter_paths
+    return chapter_paths()
+
+
+def sync(path, check=False):
+    """返回需要修正的问题列表；check=False 时同时写回修正后的文件。"""
+    nb = nbformat.read(path, as_version=4)
+    problems = []
+    setup = setup_cell_source()
+    first = nb.cells[0] if nb.cells else None
+    if first is None or first.cell_type != "code" or "setup" not in first.metadata.get("tags", []):
+        problems.append("第一个单元格不是带 setup 标签的设置单元格")
+        nb.cells.insert(0, nbformat.v4.new_code_cell(setup, metadata={"tags": ["setup"]}))
+    elif first.source != setup:
+        problems.append("设置单元格与标准内容不一致")
+        first.source = setup
+    for cell in nb.cells:
+        if cell.cell_type == "code" and (cell.outputs or cell.execution_count):
+            problems.append("有未清空的输出")
+            cell.outputs, cell.execution_count = [], None
+    nb.metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"})
+    nb.metadata.setdefault("colab", {"provenance": []})
+    if problems and not check:
+        nbformat.write(nb, path)
+    return sorted(set(problems))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    bad = 0
+    for path in chapters():
+        problems = sync(path, check=args.check)
+        if problems:
+            bad += 1
+            print(f"{path.relative_to(ROOT)}: {'；'.join(problems)}")
+    if args.check and bad:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
