@@ -127,8 +127,10 @@ def test_print_table_bad_digits():
 
 
 # ---------------------------------------------------------------- glue
-def test_glue_returns_value_outside_notebook():
-    assert dsx_util.glue("x", 1.5) == 1.5
+def test_glue_shows_nothing_and_works_without_myst_nb(monkeypatch):
+    assert dsx_util.glue("x", 1.5) is None
+    monkeypatch.setitem(sys.modules, "myst_nb", None)  # 模拟 Colab：没有安装 myst-nb
+    assert dsx_util.glue("x", 1.5) is None
 
 
 # ---------------------------------------------------------------- 中文字体

@@ -43,6 +43,10 @@ if IN_COLAB:
     print(f"Colab 环境已就绪：已安装 dsx_util（来源：{{source}}），未改动预装的 {{', '.join(keep)}}。")'''
 
 
+# remove-cell：网页上不显示这个单元格（它只在 Colab 中起作用），笔记本里照常可见、照常运行
+SETUP_TAGS = ["setup", "remove-cell"]
+
+
 def install_spec():
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     url = config["repository"]["url"].rstrip("/")
@@ -68,10 +72,14 @@ def sync(path, check=False):
     first = nb.cells[0] if nb.cells else None
     if first is None or first.cell_type != "code" or "setup" not in first.metadata.get("tags", []):
         problems.append("第一个单元格不是带 setup 标签的设置单元格")
-        nb.cells.insert(0, nbformat.v4.new_code_cell(setup, metadata={"tags": ["setup"]}))
-    elif first.source != setup:
-        problems.append("设置单元格与标准内容不一致")
-        first.source = setup
+        nb.cells.insert(0, nbformat.v4.new_code_cell(setup, metadata={"tags": SETUP_TAGS}))
+    else:
+        if first.source != setup:
+            problems.append("设置单元格与标准内容不一致")
+            first.source = setup
+        if first.metadata.get("tags") != SETUP_TAGS:
+            problems.append("设置单元格的标签应为 " + str(SETUP_TAGS))
+            first.metadata["tags"] = SETUP_TAGS
     for cell in nb.cells:
         if cell.cell_type == "code" and (cell.outputs or cell.execution_count):
             problems.append("有未清空的输出")

@@ -140,6 +140,10 @@ def _stop(out):
     return [(out.code, out.message)]
 
 
+# 学习者常用的其他名字（例如照搬 nn.LayerNorm 的 weight / bias）
+_OTHER_NAMES = {"scale": ("weight", "gamma", "g"), "shift": ("bias", "beta", "b")}
+
+
 def build_module(factory, run, emb_dim, params_spec, values):
     """创建学习者的模块并检查参数；把参数设成 values 里的已知值，方便对照错误模型。
 
@@ -163,6 +167,9 @@ def build_module(factory, run, emb_dim, params_spec, values):
         p = getattr(m, name, None)
         if not isinstance(p, torch.Tensor):
             what = "没有这个属性" if p is None else f"它是 {describe_value(p)}"
+            other = [a for a in _OTHER_NAMES.get(name, ()) if isinstance(getattr(m, a, None), torch.Tensor)]
+            if p is None and other:
+                what = f"你的模块里有 `{other[0]}`，请改名为 `{name}`"
             return None, [("not_parameters",
                            f"找不到张量属性 `{name}`（{role}）：{what}；本书约定的名字是 {names}。")]
         if tuple(p.shape) != (emb_dim,):

@@ -125,6 +125,8 @@ def _judge_tensor(value, expected, variants, codes, *, label="", atol=1e-4, rtol
     torch = _torch()
     if not isinstance(value, torch.Tensor):
         return "not_tensor", _msg(codes, "not_tensor", kind=type(value).__name__)
+    if value.is_complex():
+        return "not_tensor", _msg(codes, "not_tensor", kind=f"复数张量（{str(value.dtype).replace('torch.', '')}）")
     if _close(value, expected, atol, rtol):
         return None
     for key, wrong in variants.items():
