@@ -102,3 +102,16 @@ def test_chinese_search_finds_words(open_page, word):
     page.wait_for_function("() => document.querySelectorAll('ul.search li').length > 0", timeout=20000)
     assert page.locator("ul.search li").count() > 0
     assert page.console_errors == []
+
+
+def test_solution_is_folded_until_opened(open_page):
+    """练习的参考答案在网页上默认折叠；点开之后才能看到参考代码。"""
+    page = open_page("book/ch05_implement_layernorm.html")
+    solution = page.locator("div.cell.tag_exercise-solution", has_text='"ch05-layer-norm"')
+    output = solution.locator(".cell_output")
+    assert output.count() == 1 and not output.is_visible(), "参考答案应当默认折叠"
+    solution.locator("details.hide > summary").first.click()
+    output.wait_for(state="visible")
+    text = output.inner_text()
+    assert "参考答案" in text and "class MyLayerNorm" in text and "def forward" in text, text[:200]
+    assert page.console_errors == []

@@ -153,6 +153,19 @@ def test_per_feature_and_presets_against_torch():
     assert ex._w["gamma"].value == 1.0 and ex._w["beta"].value == 0.0
 
 
+def test_identity_survives_frontend_snapping_slider_to_step():
+    """真实前端会把 γ = √(σ² + ε) 对齐到步长 0.01 再传回内核；这次回传不能改掉预设。"""
+    ex = layer_norm_explorer()
+    x = default_x()
+    ex.preset("identity")
+    for key in ("gamma", "beta", "gamma_j", "beta_j"):   # 模拟前端回传对齐后的值
+        ex._w[key].value = round(ex._w[key].value, 2)
+    assert torch.allclose(ex.numbers()["y"], x, atol=1e-9)
+    ex._w["gamma"].value = round(ex._w["gamma"].value + 0.01, 2)  # 读者再拖一步：照常生效
+    g = ex._w["gamma"].value
+    assert shown_float(ex, "out-var") == pytest.approx(ln_torch(x, g, float(x.mean()), 1e-5)[1], abs=1e-4)
+
+
 def test_identity_extends_slider_range_for_wide_input():
     x = torch.linspace(-40, 60, 32)
     ex = layer_norm_explorer(x)

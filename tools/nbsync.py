@@ -1,4 +1,5 @@
-"""让每个章节笔记本保持统一：第一个单元格是标准的环境设置单元格，输出与执行计数全部清空。
+"""让每个章节笔记本保持统一：第一个单元格是标准的环境设置单元格，「## 练习」之后的单元格由
+dsx_util/exercises/catalog.py 生成（练习只在那里维护），输出与执行计数全部清空。
 
 python tools/nbsync.py          # 就地修正
 python tools/nbsync.py --check  # 只检查，有不一致就退出码 1（测试用）
@@ -47,6 +48,12 @@ if IN_COLAB:
 SETUP_TAGS = ["setup", "remove-cell"]
 
 
+EXERCISES_INTRO = """## 练习
+
+每道练习有四步：在模板单元格里写代码；运行紧跟其后的检查单元格，它会指出具体错在哪里，而不只是说「不对」；\
+卡住时展开「提示」；参考答案默认折叠，想看时再运行（或在网页上展开）`show_solution(...)` 那一格。"""
+
+
 def install_spec():
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     url = config["repository"]["url"].rstrip("/")
@@ -80,6 +87,13 @@ def sync(path, check=False):
         if first.metadata.get("tags") != SETUP_TAGS:
             problems.append("设置单元格的标签应为 " + str(SETUP_TAGS))
             first.metadata["tags"] = SETUP_TAGS
+    for cell in nb.cells:
+        if "exercises" in cell.metadata.get("tags", []) and cell.source != EXERCISES_INTRO:
+            problems.append("「## 练习」标记单元格与标准内容不一致")
+            cell.source = EXERCISES_INTRO
+    from dsx_util.exercises.catalog import fill_exercises
+    if fill_exercises(nb, Path(path).stem):
+        problems.append("练习单元格与 dsx_util/exercises/catalog.py 不一致")
     for cell in nb.cells:
         if cell.cell_type == "code" and (cell.outputs or cell.execution_count):
             problems.append("有未清空的输出")

@@ -144,7 +144,7 @@ def _judge_tensor(value, expected, variants, codes, *, label="", atol=1e-4, rtol
 def _run_cases(exercise, fn, cases, codes, **judge):
     """cases：[(标签, 参数元组, 关键字参数字典, 正确结果, 错误写法字典)]；遇到第一个错误就停止。"""
     for label, args, kwargs, expected, variants in cases:
-        value, failure = _call(fn, *args, **kwargs)
+        value, failure = _call(fn, *_clone_args(args), **kwargs)   # 传副本：学习者原地修改也不影响检查
         if failure is None:
             failure = _judge_tensor(value, expected, variants, codes, label=label, **judge)
         if failure is not None:

@@ -173,6 +173,7 @@ class LayerNormExplorer:
         self._reader_status = ""
         self._w = None
         self._busy = False
+        self._exact = {}  # 滑块名 -> 内核赋给它的精确值（见 _put）
 
     # ---------- 计算（内核端，torch）
     @property
@@ -370,14 +371,27 @@ class LayerNormExplorer:
         w["reset"].on_click(lambda _b: self.preset("reset"))
         w["identity"].on_click(lambda _b: self.preset("identity"))
 
-    @staticmethod
-    def _put(slider, value):
-        """给滑块赋值；超出范围时先扩大范围（预设和读者的数据可能超出默认范围）。"""
+    def _put(self, key, value):
+        """给滑块赋精确值；超出范围时先扩大范围（预设和读者的数据可能超出默认范围）。
+
+        前端的滑块会把值对齐到步长再传回内核（例如 γ = 1.50087 传回 1.50）。这里记下精确值，
+        `_is_echo` 据此忽略这次回传，否则“恒等”预设会被前端悄悄改掉。
+        """
+        slider = self._w[key]
         if value > slider.max:
             slider.max = math.ceil(value)
         if value < slider.min:
             slider.min = math.floor(value)
+        self._exact[key] = value
         slider.value = value
+
+    def _is_echo(self, key, new):
+        exact = self._exact.pop(key, None)
+        if exact is None or new == exact:
+            if exact is not None:
+                self._exact[key] = exact  # 自己刚赋的值：保留记录，等前端的回传
+            return False
+        return abs(new - exact) <= self._w[key].step / 2 + 1e-12
 
     def _redraw(self):
         if self._w is not None and not self._busy:
@@ -386,20 +400,20 @@ class LayerNormExplorer:
     def _sync_feature_sliders(self):
         busy, self._busy = self._busy, True
         try:
-            self._put(self._w["gamma_j"], float(self.gamma[self.feature]))
-            self._put(self._w["beta_j"], float(self.beta[self.feature]))
+            self._put("gamma_j", float(self.gamma[self.feature]))
+            self._put("beta_j", float(self.beta[self.feature]))
         finally:
             self._busy = busy
 
     def _on_all(self, name, value):
-        if self._busy:
+        if self._busy or self._is_echo(name, value):
             return
         getattr(self, name).fill_(float(value))
         self._sync_feature_sliders()
         self._redraw()
 
     def _on_one(self, name, value):
-        if self._busy:
+        if self._busy or self._is_echo(name + "_j", value):
             return
         getattr(self, name)[self.feature] = float(value)
         self._redraw()
@@ -429,7 +443,7 @@ class LayerNormExplorer:
                 continue
             v = values.pop(key)
             if key in ("gamma", "beta", "gamma_j", "beta_j"):
-                self._put(w[key], float(v))
+                self._put(key, float(v))
             elif key == "eps":
                 w["eps"].value = float(v)
             else:
@@ -451,8 +465,8 @@ class LayerNormExplorer:
             raise ValueError(f"没有名为 {name!r} 的预设；可用：'reset'、'identity'。")
         self._busy = True
         try:
-            self._put(w["gamma"], g)
-            self._put(w["beta"], b)
+            self._put("gamma", g)
+            self._put("beta", b)
             self.gamma.fill_(g)
             self.beta.fill_(b)
             self._sync_feature_sliders()
