@@ -9,17 +9,14 @@
 数字因机器和负载而异；只比较同一次运行里的结果。
 """
 import argparse
-import os
 import statistics
 import sys
 import time
 
-os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")  # 编译不开工作进程池，免得它们抢占计时用的 CPU
+import torch
+import torch.nn.functional as F
 
-import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
-
-import dsx_util  # noqa: E402
+import dsx_util
 
 GOAL = 1.2   # 最快的从零实现（前向）相对 F.layer_norm 的目标倍数
 
@@ -104,6 +101,8 @@ def main():
 
     compiled = None
     if not args.no_compile:
+        import torch._inductor.config as inductor_config
+        inductor_config.compile_threads = 1   # 不开编译工作进程池：它们会在后台抢占计时用的 CPU
         t0 = time.perf_counter()
         try:
             compiled = torch.compile(layer_norm_simple)

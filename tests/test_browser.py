@@ -115,3 +115,12 @@ def test_solution_is_folded_until_opened(open_page):
     text = output.inner_text()
     assert "参考答案" in text and "class MyLayerNorm" in text and "def forward" in text, text[:200]
     assert page.console_errors == []
+
+
+def test_print_table_is_a_real_html_table_in_the_book(open_page):
+    """print_table 在书中显示为 HTML 表格（中文表头、格式化后的数字），不是对不齐的文本表格。"""
+    page = open_page("book/ch00_environment.html")
+    table = page.locator("table.dsx-table", has_text="每一行的均值与方差")
+    assert table.count() == 1
+    assert table.locator("th").all_inner_texts() == ["行", "数据", "均值", "方差（有偏）"]
+    assert "[1.0000, 2.0000, 3.0000]" in table.locator("tbody tr").first.inner_text()

@@ -76,11 +76,3 @@ def test_layer_norm_output_is_standardized(chapter):
     assert value(chapter, "ch01_normed_var_min") == pytest.approx(1.0, abs=1e-3)
     assert value(chapter, "ch01_normed_var_min") < 1.0
     assert abs(value(chapter, "ch01_in_var_max") - 1.0) > 0.1
-
-
-def test_exercises_marker_is_last(chapter):
-    nb, _, _ = chapter
-    last = nb.cells[-1]
-    assert last.cell_type == "markdown" and last.source.startswith("## 练习")
-    assert "exercises" in last.metadata.get("tags", [])
-    assert any(c.cell_type == "markdown" and c.source.startswith("## 小结") for c in nb.cells)

@@ -8,18 +8,6 @@ import dsx_util
 from dsx_util.rmsnorm import RMSNorm
 
 
-def glued_text(nb):
-    """{glue 名字: text/plain}；同时认 myst-nb 写出的 application/papermill.record/ 前缀。"""
-    values = {}
-    for cell in nb.cells:
-        for out in cell.get("outputs", []):
-            meta = out.get("metadata", {}).get("scrapbook")
-            if meta and "name" in meta:
-                data = out.get("data", {})
-                values[meta["name"]] = data.get(meta.get("mime_prefix", "") + "text/plain", data.get("text/plain"))
-    return values
-
-
 def test_chapter_shows_rmsnorm_verbatim(run_chapter):
     nb, _, _ = run_chapter("ch08_rmsnorm")
     source = inspect.getsource(RMSNorm)
@@ -53,8 +41,7 @@ def test_rmsnorm_differs_from_layernorm_when_mean_nonzero():
 
 
 def test_chapter_glued_values(run_chapter):
-    nb, _, seconds = run_chapter("ch08_rmsnorm")
-    glued = glued_text(nb)
+    _, glued, seconds = run_chapter("ch08_rmsnorm")
     assert float(glued["ch08_torch_max_diff"]) <= 1e-6
     assert glued["ch08_torch_match"] == "True"
     assert int(glued["ch08_rms_params"]) == 768 and int(glued["ch08_ln_params"]) == 1536

@@ -8,18 +8,6 @@ import torch
 import torch.nn.functional as F
 
 
-def glued_text(nb):
-    """{glue 名字: text/plain}；同时认 myst-nb 写出的 application/papermill.record/ 前缀。"""
-    values = {}
-    for cell in nb.cells:
-        for out in cell.get("outputs", []):
-            meta = out.get("metadata", {}).get("scrapbook")
-            if meta and "name" in meta:
-                data = out.get("data", {})
-                values[meta["name"]] = data.get(meta.get("mime_prefix", "") + "text/plain", data.get("text/plain"))
-    return values
-
-
 def chapter_function(nb, name):
     """执行章节里定义 name 的代码单元格，取出这个函数（测试的是书里展示的代码）。"""
     cells = [c.source for c in nb.cells if c.cell_type == "code" and f"def {name}(" in c.source]
@@ -65,8 +53,7 @@ def test_chapter_functions(run_chapter):
 
 
 def test_chapter_glued_values(run_chapter):
-    nb, _, seconds = run_chapter("ch11_speed")
-    g = glued_text(nb)
+    _, g, seconds = run_chapter("ch11_speed")
     assert int(g["ch11_numel"]) == 8 * 1024 * 768
     assert float(g["ch11_intensity"]) == 1.0
     assert g["ch11_fast_ok"] == "True"

@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from nbsync import SETUP_TAGS, setup_cell_source  # noqa: E402
+from nbsync import EXERCISES_INTRO, SETUP_TAGS, setup_cell_source  # noqa: E402
 
 
 def new_chapter(path, title):
@@ -22,7 +22,7 @@ def new_chapter(path, title):
         md("## 第一节"),
         code("import torch\nimport dsx_util"),
         md("## 小结\n\n- （本章要点）"),
-        md("## 练习\n\n本章的练习正在编写中。", metadata={"tags": ["exercises"]}),
+        md(EXERCISES_INTRO, metadata={"tags": ["exercises"]}),
     ]
     nbformat.write(nb, path)
 
