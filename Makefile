@@ -20,7 +20,7 @@ book: $(VENV)/.installed
 test: $(VENV)/.installed $(COLAB)/.installed system
 	$(BIN)/python tools/nbsync.py --check
 	$(BIN)/jupyter-book build . -W -n --keep-going
-	PYTHONPATH=$(CURDIR) $(COLAB)/bin/python -m pytest -p no:cacheprovider -q tests/test_widgets.py
+	PYTHONPATH=$(CURDIR) $(COLAB)/bin/python -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning tests/test_widgets.py
 	$(BIN)/pytest -q
 
 bench: $(VENV)/.installed system book

@@ -1,4 +1,6 @@
 """测试共用的工具：执行章节笔记本（每次测试会话只执行一次）、读出 glue 的值。"""
+import ast
+import re
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -56,6 +58,22 @@ def glued_values(nb):
             if meta and "name" in meta:
                 values[meta["name"]] = out.get("data", {}).get(meta.get("mime_prefix", "") + "text/plain")
     return values
+
+
+def glued_value(glued, name):
+    """glue 字典里 name 的值：能按 Python 字面量解析（数、True/False、元组、列表、带引号的字符串）就返回解析结果，否则返回原字符串。
+
+    名字不存在时抛出 KeyError，指明章节与名字，并列出这一章已有的 glue 名字。
+    """
+    text = glued.get(name)
+    if text is None:
+        match = re.match(r"ch\d+", name)
+        chapter = f"第 {int(match.group()[2:])} 章" if match else "章节"
+        raise KeyError(f"{chapter}没有 glue 名为 {name!r} 的值；已有的名字：{sorted(glued)}")
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
 
 
 @pytest.fixture(scope="session")

@@ -1,32 +1,19 @@
 """第 1 章《GPT 架构与层归一化的位置》：正文引用的层归一化个数、参数量与形状都来自执行结果，且与配置推算一致。"""
 import pytest
 
+from conftest import glued_value
 from dsx_util.gpt import GPT_CONFIG_124M
 
 CHAPTER = "ch01_gpt_architecture"
 
 
-def glued_text(nb, glued, name):
-    """读出 glue 的 text/plain 值；conftest 读不到带 papermill 前缀的 MIME 类型时，直接从输出里取。"""
-    if glued.get(name) is not None:
-        return glued[name]
-    for cell in nb.cells:
-        for out in cell.get("outputs", []):
-            meta = out.get("metadata", {}).get("scrapbook", {})
-            if meta.get("name") == name:
-                return out["data"].get(meta.get("mime_prefix", "") + "text/plain")
-    raise KeyError(f"第 1 章没有 glue 名为 {name!r} 的值")
-
-
 @pytest.fixture(scope="module")
 def chapter(run_chapter):
-    nb, glued, seconds = run_chapter(CHAPTER)
-    return nb, glued, seconds
+    return run_chapter(CHAPTER)
 
 
 def value(chapter, name):
-    nb, glued, _ = chapter
-    return float(glued_text(nb, glued, name))
+    return float(glued_value(chapter[1], name))
 
 
 def test_runs_without_errors_and_quickly(chapter):
@@ -65,8 +52,8 @@ def test_tiny_forward_shape(chapter):
     src = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     assert "TINY_CONFIG" in src
     vocab = int(value(chapter, "ch01_tiny_vocab"))
-    in_shape = glued_text(nb, glued, "ch01_tiny_in_shape").strip("'\"")
-    out_shape = glued_text(nb, glued, "ch01_tiny_out_shape").strip("'\"")
+    in_shape = glued_value(glued, "ch01_tiny_in_shape")      # glue 的是字符串，例如 '[2, 4]'
+    out_shape = glued_value(glued, "ch01_tiny_out_shape")
     batch, tokens = (int(v) for v in in_shape.strip("[]").split(","))
     assert out_shape == f"[{batch}, {tokens}, {vocab}]"
 

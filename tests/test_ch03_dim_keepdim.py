@@ -1,16 +1,9 @@
 """第 3 章《dim 与 keepdim》：形状由代码算出；忘写 keepdim 时 (2, 6) 报错，(6, 6) 不报错但算错。"""
-import ast
-
 import pytest
 
+from conftest import glued_value
+
 CHAPTER = "ch03_dim_keepdim"
-
-
-def glued_text(nb, glued, name):
-    """读出 glue 的 text/plain 值；名字不存在时给出清楚的错误。"""
-    if name not in glued:
-        raise KeyError(f"第 3 章没有 glue 名为 {name!r} 的值")
-    return glued[name]
 
 
 @pytest.fixture(scope="module")
@@ -18,13 +11,10 @@ def chapter(run_chapter):
     return run_chapter(CHAPTER)
 
 
-def text(chapter, name):
-    nb, glued, _ = chapter
-    return glued_text(nb, glued, name)
-
-
 def shape(chapter, name):
-    return ast.literal_eval(text(chapter, name))
+    value = glued_value(chapter[1], name)
+    assert isinstance(value, tuple), (name, value)
+    return value
 
 
 def test_runs_without_errors_and_quickly(chapter):
@@ -38,18 +28,18 @@ def test_reduction_shapes(chapter):
     x = shape(chapter, "ch03_shape_x")
     assert shape(chapter, "ch03_shape_dim0") == x[1:]
     assert shape(chapter, "ch03_shape_dim1") == x[:1]
-    assert text(chapter, "ch03_dim1_equals_last") == "True"
+    assert glued_value(chapter[1], "ch03_dim1_equals_last") is True
     h = shape(chapter, "ch03_shape_h")
     assert len(h) == 3
     assert shape(chapter, "ch03_shape_per_token") == h[:2] + (1,)
     assert shape(chapter, "ch03_shape_dim1_3d") == (h[0], h[2])
-    assert text(chapter, "ch03_loop_match") == "True"
+    assert glued_value(chapter[1], "ch03_loop_match") is True
 
 
 def test_row_means(chapter):
-    nb, glued, _ = chapter
-    row0 = float(glued_text(nb, glued, "ch03_mean_row0"))
-    row1 = float(glued_text(nb, glued, "ch03_mean_row1"))
+    _, glued, _ = chapter
+    row0 = float(glued_value(glued, "ch03_mean_row0"))
+    row1 = float(glued_value(glued, "ch03_mean_row1"))
     # 第二行是第一行的 10 倍，均值也应是 10 倍
     assert row1 == pytest.approx(10 * row0)
 
@@ -64,9 +54,9 @@ def test_keepdim_table_is_printed(chapter):
 
 def test_broadcasting_trap(chapter):
     nb, glued, _ = chapter
-    assert glued_text(nb, glued, "ch03_rect_raised") == "True"  # (2, 6) 不加 keepdim：RuntimeError
+    assert glued_value(glued, "ch03_rect_raised") is True  # (2, 6) 不加 keepdim：RuntimeError
     printed = "".join(out.get("text", "") for cell in nb.cells for out in cell.get("outputs", []))
     assert "RuntimeError: The size of tensor a (6) must match the size of tensor b (2)" in printed
     # (6, 6) 不加 keepdim：不报错，但结果明显错误
-    assert float(glued_text(nb, glued, "ch03_square_max_error")) > 0.1
-    assert float(glued_text(nb, glued, "ch03_square_wrong_row_mean")) > 0.05
+    assert float(glued_value(glued, "ch03_square_max_error")) > 0.1
+    assert float(glued_value(glued, "ch03_square_wrong_row_mean")) > 0.05

@@ -1,18 +1,11 @@
 """第 4 章《层归一化的公式》：逐步计算的每个值与测试中重新调用 F.layer_norm 的结果一致；不加 ε 得到 NaN。"""
-import ast
-
 import pytest
 import torch
 import torch.nn.functional as F
 
+from conftest import glued_value
+
 CHAPTER = "ch04_formulas"
-
-
-def glued_text(nb, glued, name):
-    """读出 glue 的 text/plain 值；名字不存在时给出清楚的错误。"""
-    if name not in glued:
-        raise KeyError(f"第 4 章没有 glue 名为 {name!r} 的值")
-    return glued[name]
 
 
 @pytest.fixture(scope="module")
@@ -20,21 +13,20 @@ def chapter(run_chapter):
     return run_chapter(CHAPTER)
 
 
-def text(chapter, name):
-    nb, glued, _ = chapter
-    return glued_text(nb, glued, name)
+def glued(chapter, name):
+    return glued_value(chapter[1], name)
 
 
 def value(chapter, name):
-    return float(text(chapter, name))
+    return float(glued(chapter, name))
 
 
 @pytest.fixture(scope="module")
 def inputs(chapter):
     """章节里用的向量、γ、β、ε（从 glue 读出），以及在测试里独立算出的参考值。"""
-    x = torch.tensor(ast.literal_eval(text(chapter, "ch04_x")), dtype=torch.float64)
-    gamma = torch.tensor(ast.literal_eval(text(chapter, "ch04_gamma")), dtype=torch.float64)
-    beta = torch.tensor(ast.literal_eval(text(chapter, "ch04_beta")), dtype=torch.float64)
+    x = torch.tensor(glued(chapter, "ch04_x"), dtype=torch.float64)
+    gamma = torch.tensor(glued(chapter, "ch04_gamma"), dtype=torch.float64)
+    beta = torch.tensor(glued(chapter, "ch04_beta"), dtype=torch.float64)
     eps = value(chapter, "ch04_eps")
     return x, gamma, beta, eps
 
@@ -67,12 +59,12 @@ def test_steps_match_functional_layer_norm(chapter, inputs):
     for i in range(len(x)):
         assert value(chapter, f"ch04_xhat_{i}") == pytest.approx(x_hat[i].item(), abs=1e-5), i
         assert value(chapter, f"ch04_y_{i}") == pytest.approx(y[i].item(), abs=1e-5), i
-    assert text(chapter, "ch04_match_F") == "True"
+    assert glued(chapter, "ch04_match_F") is True
 
 
 def test_eps_prevents_nan(chapter):
-    assert text(chapter, "ch04_nan_without_eps") == "True"
-    assert text(chapter, "ch04_zeros_with_eps") == "True"
+    assert glued(chapter, "ch04_nan_without_eps") is True
+    assert glued(chapter, "ch04_zeros_with_eps") is True
     # 独立确认：常数向量不加 ε 得到 NaN，加 ε 得到 0
     c = torch.full((4,), 3.0)
     assert torch.isnan((c - c.mean()) / torch.sqrt(c.var(unbiased=False))).all()
@@ -80,7 +72,7 @@ def test_eps_prevents_nan(chapter):
 
 
 def test_gamma_beta_can_undo_normalization(chapter):
-    assert text(chapter, "ch04_recovered") == "True"
+    assert glued(chapter, "ch04_recovered") is True
 
 
 def test_unbiased_variance_pitfall(chapter, inputs):

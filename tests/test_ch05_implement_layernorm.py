@@ -8,25 +8,15 @@ import torch
 import torch.nn as nn
 
 import dsx_util.layernorm
-from conftest import BOOK
+from conftest import BOOK, glued_value
 
 STEM = "ch05_implement_layernorm"
 
 
 @pytest.fixture(scope="module")
 def chapter(run_chapter):
-    """执行本章（每次测试会话一次），返回 (笔记本, glue 值字典, 秒数)。
-
-    conftest 读不到带 papermill 前缀的 MIME 类型（application/papermill.record/text/plain）时，这里补上。
-    """
-    nb, glued, seconds = run_chapter(STEM)
-    values = dict(glued)
-    for cell in nb.cells:
-        for out in cell.get("outputs", []):
-            meta = out.get("metadata", {}).get("scrapbook", {})
-            if "name" in meta and values.get(meta["name"]) is None:
-                values[meta["name"]] = out["data"].get(meta.get("mime_prefix", "") + "text/plain")
-    return nb, values, seconds
+    """执行本章（每次测试会话一次），返回 (笔记本, glue 值字典, 秒数)。"""
+    return run_chapter(STEM)
 
 
 def test_class_in_book_is_verbatim_copy_of_dsx_util():
@@ -52,19 +42,19 @@ def test_dsx_util_layernorm_matches_torch_and_gradcheck():
 
 def test_chapter_glued_checks(chapter):
     _, glued, _ = chapter
-    assert glued["ch05_torch_match"] == "True"
-    assert float(glued["ch05_torch_max_diff"]) <= 1e-6
-    assert glued["ch05_gradcheck"] == "True"
-    assert glued["ch05_load_params_equal"] == "True"
-    assert glued["ch05_load_match"] == "True"
-    assert glued["ch05_mean_after_tiny"] == "True"
+    assert glued_value(glued, "ch05_torch_match") is True
+    assert float(glued_value(glued, "ch05_torch_max_diff")) <= 1e-6
+    assert glued_value(glued, "ch05_gradcheck") is True
+    assert glued_value(glued, "ch05_load_params_equal") is True
+    assert glued_value(glued, "ch05_load_match") is True
+    assert glued_value(glued, "ch05_mean_after_tiny") is True
 
 
 def test_ch02_example_variance_below_one(chapter):
     _, glued, _ = chapter
     # 已发表的数字：LayerNorm(6) 作用在第 2 章的 Linear+ReLU 输出上，有偏方差为 0.9995 与 0.9997
-    assert float(glued["ch05_ch02_var0"]) == pytest.approx(0.9995, abs=1e-4)
-    assert float(glued["ch05_ch02_var1"]) == pytest.approx(0.9997, abs=1e-4)
+    assert float(glued_value(glued, "ch05_ch02_var0")) == pytest.approx(0.9995, abs=1e-4)
+    assert float(glued_value(glued, "ch05_ch02_var1")) == pytest.approx(0.9997, abs=1e-4)
     # 独立重算：输出方差 = σ²/(σ²+ε)，σ² 是激活值每行自己的有偏方差
     torch.manual_seed(123)
     batch_example = torch.randn(2, 5)
@@ -72,12 +62,12 @@ def test_ch02_example_variance_below_one(chapter):
     sigma2 = out.var(dim=-1, unbiased=False)
     for i in range(2):
         expected = (sigma2[i] / (sigma2[i] + 1e-5)).item()
-        assert float(glued[f"ch05_ch02_ratio{i}"]) == pytest.approx(expected, abs=1e-6)
-        assert float(glued[f"ch05_ch02_var{i}"]) == pytest.approx(expected, abs=1e-6)
-        assert float(glued[f"ch05_ch02_sigma2_{i}"]) == pytest.approx(sigma2[i].item(), rel=1e-5)
+        assert float(glued_value(glued, f"ch05_ch02_ratio{i}")) == pytest.approx(expected, abs=1e-6)
+        assert float(glued_value(glued, f"ch05_ch02_var{i}")) == pytest.approx(expected, abs=1e-6)
+        assert float(glued_value(glued, f"ch05_ch02_sigma2_{i}")) == pytest.approx(sigma2[i].item(), rel=1e-5)
         # 用默认的无偏方差去量，会多出 H/(H-1) = 6/5 的因子
-        assert float(glued[f"ch05_ch02_var_unbiased{i}"]) == pytest.approx(expected * 6 / 5, abs=1e-5)
-    assert glued["ch05_ratio_matches"] == "True"
+        assert float(glued_value(glued, f"ch05_ch02_var_unbiased{i}")) == pytest.approx(expected * 6 / 5, abs=1e-5)
+    assert glued_value(glued, "ch05_ratio_matches") is True
 
 
 def test_runs_fast(chapter):

@@ -6,6 +6,7 @@ import torch
 
 import dsx_util
 from dsx_util.rmsnorm import RMSNorm
+from conftest import glued_value
 
 
 def test_chapter_shows_rmsnorm_verbatim(run_chapter):
@@ -42,12 +43,12 @@ def test_rmsnorm_differs_from_layernorm_when_mean_nonzero():
 
 def test_chapter_glued_values(run_chapter):
     _, glued, seconds = run_chapter("ch08_rmsnorm")
-    assert float(glued["ch08_torch_max_diff"]) <= 1e-6
-    assert glued["ch08_torch_match"] == "True"
-    assert int(glued["ch08_rms_params"]) == 768 and int(glued["ch08_ln_params"]) == 1536
+    assert float(glued_value(glued, "ch08_torch_max_diff")) <= 1e-6
+    assert glued_value(glued, "ch08_torch_match") is True
+    assert int(glued_value(glued, "ch08_rms_params")) == 768 and int(glued_value(glued, "ch08_ln_params")) == 1536
     # 加常数 2 之后 RMSNorm 的输出明显改变；c=20 时输出每行的标准差被压得很小
-    assert float(glued["ch08_rms_shift_diff"]) > 0.5
-    assert float(glued["ch08_rms_std_c20"]) < 0.2
+    assert float(glued_value(glued, "ch08_rms_shift_diff")) > 0.5
+    assert float(glued_value(glued, "ch08_rms_std_c20")) < 0.2
     for name in ("ch08_speed_ratio_ours", "ch08_speed_ratio_torch"):
-        assert float(glued[name]) > 0
+        assert float(glued_value(glued, name)) > 0
     assert seconds < 60

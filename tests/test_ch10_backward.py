@@ -3,6 +3,7 @@ import pytest
 import torch
 
 import dsx_util
+from conftest import glued_value
 
 
 def chapter_namespace(nb):
@@ -49,10 +50,10 @@ def test_manual_backward_gradcheck(run_chapter):
 
 def test_chapter_glued_values(run_chapter):
     _, glued, seconds = run_chapter("ch10_backward")
-    assert float(glued["ch10_max_diff"]) < 1e-4
-    assert glued["ch10_allclose"] == "True"
-    assert glued["ch10_gradcheck"] == "True"
-    assert glued["ch10_orthogonal"] == "True"
-    assert int(glued["ch10_n_no_decay"]) > int(glued["ch10_norm_params"]) > 0
-    assert int(glued["ch10_n_decay"]) > 100 * int(glued["ch10_n_no_decay"])
+    assert float(glued_value(glued, "ch10_max_diff")) < 1e-4
+    assert glued_value(glued, "ch10_allclose") is True
+    assert glued_value(glued, "ch10_gradcheck") is True
+    assert glued_value(glued, "ch10_orthogonal") is True
+    assert int(glued_value(glued, "ch10_n_no_decay")) > int(glued_value(glued, "ch10_norm_params")) > 0
+    assert int(glued_value(glued, "ch10_n_decay")) > 100 * int(glued_value(glued, "ch10_n_no_decay"))
     assert seconds < 60
