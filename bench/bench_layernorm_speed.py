@@ -4,11 +4,12 @@
 
 在同一次运行里交替测量每个实现（每轮各跑一次，取中位数），打印：
 - 前向传播、前向 + 反向传播的用时，相对 F.layer_norm 与相对一次内存复制的倍数；
-- 目标：最快的从零实现（前向）用时不超过 F.layer_norm 的 1.2 倍，打印 PASS / FAIL；
+- 目标：最快的从零实现（前向）用时不超过 F.layer_norm 的 1.2 倍，在单独的一对一交替测量中判定，打印 PASS / FAIL；
 - RMSNorm 与 LayerNorm 的速度比。
 数字因机器和负载而异；只比较同一次运行里的结果。
 """
 import argparse
+import ctypes
 import statistics
 import sys
 import time
@@ -19,6 +20,20 @@ import torch.nn.functional as F
 import dsx_util
 
 GOAL = 1.2   # 最快的从零实现（前向）相对 F.layer_norm 的目标倍数
+
+
+def keep_freed_memory():
+    """让 glibc 把释放的大块内存留给进程复用，而不是每次都还给操作系统。
+
+    否则每次分配 25 MB 的输出都是新的内存页，首次写入时逐页缺页，测到的是操作系统的开销，
+    而且排在「分配大户」之后的实现吃亏更多。只在 Linux/glibc 上生效，其他系统什么也不做。
+    """
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return False
+    M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+    return bool(libc.mallopt(M_MMAP_THRESHOLD, 1 << 30)) and bool(libc.mallopt(M_TRIM_THRESHOLD, (1 << 31) - 1))
 
 
 def layer_norm_fast(x, scale, shift, eps=1e-5):
@@ -85,6 +100,7 @@ def main():
     parser.add_argument("--no-compile", action="store_true", help="不测量 torch.compile 版本")
     args = parser.parse_args()
 
+    reuse = keep_freed_memory()
     torch.manual_seed(123)
     shape = tuple(args.shape)
     emb_dim = shape[-1]
@@ -97,7 +113,8 @@ def main():
         ln.shift.copy_(shift)
     fwd_bytes = 2 * x.numel() * x.element_size()   # 前向最少：读 x、写 y
     print(f"torch {torch.__version__}，线程数 {torch.get_num_threads()}，形状 {list(shape)}，float32，"
-          f"每个实现 {args.repeats} 轮交替测量取中位数")
+          f"每个实现 {args.repeats} 轮交替测量取中位数；"
+          f"{'释放的内存留在进程内复用（不计缺页开销）' if reuse else '未能设置 mallopt，结果含缺页开销'}")
 
     compiled = None
     if not args.no_compile:
@@ -167,12 +184,18 @@ def main():
     ms_fb = interleaved(fb_fns, max(3, args.repeats // 2))
     report("前向 + 反向传播", ms_fb, 2 * fwd_bytes)
 
-    # 目标：最快的从零实现（前向）不超过 F.layer_norm 的 GOAL 倍
-    scratch = [n for n in ("dsx_util.LayerNorm", "layer_norm_fast", "torch.compile") if n in ms_fwd]
-    best = min(scratch, key=ms_fwd.get)
-    ratio = ms_fwd[best] / ms_fwd["F.layer_norm"]
+    # 目标：最快的从零实现（前向）不超过 F.layer_norm 的 GOAL 倍。
+    # 单独做一次「一对一」交替测量：大表里慢的实现会分配大量临时内存，改变分配器和缓存的状态，
+    # 让排在它们后面的实现多付缺页的开销；目标只比较从零实现和 F.layer_norm 本身。
+    head = {"F.layer_norm": fwd["F.layer_norm"]}
+    head.update({n: fwd[n] for n in ("layer_norm_fast", "torch.compile") if n in fwd})
+    with torch.no_grad():
+        ms_head = interleaved(head, 2 * args.repeats)
+    best = min((n for n in ms_head if n != "F.layer_norm"), key=ms_head.get)
+    ratio = ms_head[best] / ms_head["F.layer_norm"]
     verdict = "PASS" if ratio <= GOAL else "FAIL"
-    print(f"\n目标：最快的从零实现（前向）用时不超过 F.layer_norm 的 {GOAL} 倍 —— "
+    print("\n一对一交替测量（前向）：" + "，".join(f"{n} {t:.2f} ms" for n, t in ms_head.items()))
+    print(f"目标：最快的从零实现（前向）用时不超过 F.layer_norm 的 {GOAL} 倍 —— "
           f"最快的是 {best}，{ratio:.2f} 倍：{verdict}")
 
     print(f"\nRMSNorm 与 LayerNorm（前向，同一次运行）：")

@@ -61,6 +61,12 @@ def test_page_offline_and_rendered(open_page, path):
     n_math = page.locator("div.math, span.math").count()
     if n_math:
         assert page.locator("mjx-container").count() >= n_math, f"{path} 有公式没有被 MathJax 排版"
+    math_problems = page.evaluate("""() => [
+        ...Array.from(document.querySelectorAll('mjx-merror')).map(e => 'MathJax 报错：' + e.textContent),
+        // text 命令里的转义（如下划线写成反斜杠加下划线）会被原样画出：CHTML 中是 mjx-mtext 里的 mjx-c5C
+        ...Array.from(document.querySelectorAll('mjx-mtext'))
+            .filter(e => e.querySelector('mjx-c.mjx-c5C')).map(e => '公式的文字里有反斜杠')]""")
+    assert math_problems == [], f"{path} 的公式没有正确排版：{math_problems[:5]}"
     visible = page.evaluate("""() => {   // 正文文字（不含代码和代码输出）
         const root = (document.querySelector('article') || document.body).cloneNode(true);
         root.querySelectorAll('pre, code, .highlight, .cell_output, mjx-container, script, style')
