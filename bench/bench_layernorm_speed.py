@@ -198,7 +198,7 @@ def main():
     print(f"目标：最快的从零实现（前向）用时不超过 F.layer_norm 的 {GOAL} 倍 —— "
           f"最快的是 {best}，{ratio:.2f} 倍：{verdict}")
 
-    print(f"\nRMSNorm 与 LayerNorm（前向，同一次运行）：")
+    print("\nRMSNorm 与 LayerNorm（前向，同一次运行）：")
     print(f"  从零实现：dsx_util.LayerNorm 用时是 dsx_util.RMSNorm 的 "
           f"{ms_fwd['dsx_util.LayerNorm'] / ms_fwd['RMSNorm（dsx_util）']:.2f} 倍")
     print(f"  PyTorch 内置：F.layer_norm 用时是 F.rms_norm 的 {ms_fwd['F.layer_norm'] / ms_fwd['F.rms_norm']:.2f} 倍")

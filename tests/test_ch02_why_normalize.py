@@ -26,13 +26,6 @@ def value(chapter, name):
     return float(glued_value(chapter[1], name))
 
 
-def test_runs_without_errors_and_quickly(chapter):
-    nb, _, seconds = chapter
-    errors = [out for cell in nb.cells for out in cell.get("outputs", []) if out.get("output_type") == "error"]
-    assert not errors
-    assert seconds < 30  # 目标是 10 秒内；这里留出机器繁忙时的余量
-
-
 def test_published_activations(chapter):
     for i, row in enumerate(PUBLISHED_OUT):
         for j, expected in enumerate(row):

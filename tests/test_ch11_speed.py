@@ -55,7 +55,7 @@ def test_chapter_functions(run_chapter):
 
 
 def test_chapter_glued_values(run_chapter):
-    _, g, seconds = run_chapter("ch11_speed")
+    _, g, _ = run_chapter("ch11_speed")
     assert int(glued_value(g, "ch11_numel")) == 8 * 1024 * 768
     assert float(glued_value(g, "ch11_intensity")) == 1.0
     assert glued_value(g, "ch11_fast_ok") is True
@@ -66,4 +66,3 @@ def test_chapter_glued_values(run_chapter):
     assert float(glued_value(g, "ch11_welford_gain")) > 100
     for name in ("ch11_copy_gbs", "ch11_F_ms", "ch11_naive_vs_F", "ch11_fast_vs_F", "ch11_var_share"):
         assert float(glued_value(g, name)) > 0
-    assert seconds < 90

@@ -4,7 +4,7 @@ import re
 import nbformat
 import pytest
 
-from conftest import ROOT, chapter_paths
+from conftest import chapter_paths
 
 CHAPTERS = chapter_paths()
 IDS = [p.stem for p in CHAPTERS]

@@ -389,8 +389,8 @@ def _check_grad(m, run, x_in, gamma, beta, exact):
             return _stop(out)
         return [("not_differentiable", f"对 forward 的输出求梯度时出错：{out.error}")]
     if out.value is None:
-        return [("not_differentiable", f"对输入 x 求梯度得到的是 None：从输出到 x 的计算图断开了"
-                                       f"（例如用了 .detach()、.numpy() 或 .item()）。")]
+        return [("not_differentiable", "对输入 x 求梯度得到的是 None：从输出到 x 的计算图断开了"
+                                       "（例如用了 .detach()、.numpy() 或 .item()）。")]
     if exact:
         ref_leaf = x_in.double().clone().requires_grad_(True)
         ref = torch.autograd.grad((_correct(ref_leaf, gamma, beta) * w.double()).sum(), ref_leaf)[0]

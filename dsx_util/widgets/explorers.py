@@ -301,7 +301,7 @@ class LayerNormExplorer:
                    c["log_eps"]["step"], init["log_eps"]),
             f'<div class="dsx-row"><label for="{rid}-per">'
             f'<input type="checkbox" id="{rid}-per" data-role="per_feature"> {_esc(c["per_feature"]["label"])}</label></div>',
-            f'<div data-role="per-feature-controls" hidden>',
+            '<div data-role="per-feature-controls" hidden>',
             f'<div class="dsx-row"><label for="{rid}-feature">{_esc(c["feature"]["label"])}</label>'
             f'<select id="{rid}-feature" data-role="feature">{options}</select></div>',
             slider("gamma_j", c["gamma_j"]["label"], g_lo, g_hi, c["gamma"]["step"], init["gamma"]),
@@ -455,7 +455,7 @@ class LayerNormExplorer:
 
     def preset(self, name):
         """预设：'reset'（γ = 1，β = 0）或 'identity'（γ = √(σ² + ε)，β = μ，输出等于输入）。"""
-        w = self.widget and self._w
+        self.widget  # noqa: B018  访问一次：确保 ipywidgets 控件已经建好
         if name == "reset":
             g, b = self.spec["controls"]["gamma"]["value"], self.spec["controls"]["beta"]["value"]
         elif name == "identity":
