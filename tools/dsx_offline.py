@@ -1,7 +1,7 @@
 """Sphinx 小扩展：保证书的网页离线可用、控制台没有错误。
 
-Jupyter Book 1 总会加载 sphinx-thebe（在线运行代码的按钮），它在每页插入两次同一段声明
-`const THEBE_JS_URL = "https://unpkg.com/..."`，浏览器因此报错，而且地址指向 CDN。
+Jupyter Book 1 总会加载 sphinx-thebe（在线运行代码的按钮），它在每页插入两次同一段
+`const THEBE_JS_URL = ...` 声明（地址指向公共 CDN），浏览器因此报错。
 本书不提供 Thebe（它需要联网的 Binder 服务器），这里把这些脚本从每一页移除。
 """
 
