@@ -59,14 +59,29 @@ def _shown(view_html):
     return {m.group(1): html.unescape(m.group(2)) for m in _ROLE_TEXT.finditer(view_html)}
 
 
-def _mimebundle(obj):
-    bundle = {"text/plain": obj._plain(), "text/html": obj._repr_html_()}
-    try:
-        widget = obj.widget
-    except ImportError:  # 没装 ipywidgets：只给页面内视图
+class _Explorer:
+    """两个探索器共用的显示方式：在内核里是 ipywidgets 控件，在 HTML 书页里是页面内计算的视图。"""
+
+    _w = None
+
+    def __repr__(self):
+        return self._plain()
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        bundle = {"text/plain": self._plain(), "text/html": self._repr_html_()}
+        try:
+            widget = self.widget
+        except ImportError:  # 没装 ipywidgets：只给页面内视图
+            return bundle
+        bundle[_WIDGET_MIME] = {"version_major": 2, "version_minor": 0, "model_id": widget.model_id}
         return bundle
-    bundle[_WIDGET_MIME] = {"version_major": 2, "version_minor": 0, "model_id": widget.model_id}
-    return bundle
+
+    @property
+    def widget(self):
+        """ipywidgets 控件（第一次访问时才创建）。"""
+        if self._w is None:
+            self._build_widget()
+        return self._w["box"]
 
 
 # ---------------------------------------------------------------- 柱状图（与 explorers.js 的几何相同）
@@ -149,7 +164,7 @@ def _json_float(v):
 
 
 # ---------------------------------------------------------------- 层归一化探索器
-class LayerNormExplorer:
+class LayerNormExplorer(_Explorer):
     """γ、β、ε 探索器。`.widget` 是 ipywidgets 视图，`.set(...)`/`.preset(...)` 用程序拨动控件，`.shown()` 读出显示的数字。"""
 
     def __init__(self, x=None, layer_norm=None, *, h=S.DEFAULT_H, gamma=1.0, beta=0.0, eps=1e-5):
@@ -317,19 +332,7 @@ class LayerNormExplorer:
     def _plain(self):
         return f"LayerNormExplorer(H={self.h})：在 Jupyter/Colab 中显示为交互控件，在 HTML 书页中显示为页面内探索器。"
 
-    def __repr__(self):
-        return self._plain()
-
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        return _mimebundle(self)
-
     # ---------- ipywidgets 视图（7.7 与 8 通用）
-    @property
-    def widget(self):
-        if self._w is None:
-            self._build_widget()
-        return self._w["box"]
-
     def _build_widget(self):
         import ipywidgets as W
 
@@ -525,7 +528,7 @@ def broadcast_rule(shape, dim, keepdim):
 _DEFAULT_NAMES = {1: ["嵌入"], 2: ["词元", "嵌入"], 3: ["批量", "词元", "嵌入"]}
 
 
-class DimKeepdimExplorer:
+class DimKeepdimExplorer(_Explorer):
     """dim/keepdim 探索器。`.widget` 是 ipywidgets 视图，`.set(shape=..., dim=..., keepdim=...)` 用程序拨动控件。"""
 
     def __init__(self, shape=None, names=None, *, dim=-1, keepdim=False):
@@ -640,18 +643,6 @@ class DimKeepdimExplorer:
 
     def _plain(self):
         return "DimKeepdimExplorer：在 Jupyter/Colab 中显示为交互控件，在 HTML 书页中显示为页面内探索器。"
-
-    def __repr__(self):
-        return self._plain()
-
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        return _mimebundle(self)
-
-    @property
-    def widget(self):
-        if self._w is None:
-            self._build_widget()
-        return self._w["box"]
 
     def _build_widget(self):
         import ipywidgets as W
