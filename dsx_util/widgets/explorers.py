@@ -720,7 +720,7 @@ class DimKeepdimExplorer(_Explorer):
 
 
 def dim_keepdim_explorer(shape=None, names=None, *, dim=-1, keepdim=False):
-    """dim 与 keepdim 探索器：选形状、dim 和 keepdim，看被约简的维度、均值 m 的形状，
+    """dim 与 keepdim 探索器：选形状、dim 和 keepdim，看被压缩的维度、均值 m 的形状，
     以及 x - m 是正确广播、报错，还是（方阵时）不报错却沿错误的维度广播。
 
     shape：可选，你自己的形状（例如 (2, 5, 5)），会加到形状列表最前面；names：各维的名字。

@@ -80,7 +80,7 @@ DIM_KEEPDIM_SPEC = {
         "result_shape": "m 的形状",
         "aligned": "右对齐后逐维比较（广播从最后一维开始对齐）：",
         "ok": "x - m 可以广播，结果正确：每个元素减去的是它自己那一组（沿“{name}”维）的均值。",
-        "ok_keepdim": "keepdim=True 把被约简的“{name}”维保留为长度 1，右对齐时各维仍在原位，x - m 正确广播。",
+        "ok_keepdim": "keepdim=True 把被压缩的“{name}”维保留为长度 1，右对齐时各维仍在原位，x - m 正确广播。",
         "error": "x - m 会报错（RuntimeError）：右对齐后第 {axis} 维是 {a} 对 {b}，既不相等也不是 1。"
                  "加上 keepdim=True 即可。",
         "silent": "x - m 不报错，但结果是错的：m 右对齐后，本该对应“{wrong_from}”维的那一维落在了“{wrong_to}”维上，"
