@@ -1,9 +1,10 @@
 """第 9 章：初始化时各层前馈神经网络权重的梯度范数（Pre-LN 与 Post-LN），以及预热实验。
 
-测试里自己用 dsx_util.gpt 重新计算一遍（小模型，几秒钟），不依赖章节的代码；
-再检查章节 glue 出来的数字与这些结论一致。
+测试里自己重新计算一遍（dsx_util.gpt 的只有解码器的模型，以及 nn.Transformer 的编码器-解码器；
+都是小模型，几秒钟），不依赖章节的代码；再检查章节 glue 出来的数字与这些结论一致。
 """
 import math
+import warnings
 
 import pytest
 import torch
@@ -63,6 +64,33 @@ def test_last_layer_gradient_vs_depth():
     assert pre_change < 0.5
 
 
+def encdec_ratio(norm_first, seed, d_model=128, n_layers=6, vocab=64, seq_len=24, batch=16, scale_emb=True):
+    """Xiong 等人图 3 的设置：2017 年式编码器-解码器（Xavier 初始化），解码器最后一层/第一层 W² 梯度范数之比。"""
+    torch.manual_seed(seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = nn.Transformer(d_model, 4, n_layers, n_layers, 4 * d_model, dropout=0.0, batch_first=True,
+                               norm_first=norm_first)
+    if not norm_first:
+        model.encoder.norm = model.decoder.norm = None
+    emb, head = nn.Embedding(vocab, d_model), nn.Linear(d_model, vocab)
+    scale = math.sqrt(d_model) if scale_emb else 1.0
+    src = torch.randint(0, vocab, (batch, seq_len), generator=torch.Generator().manual_seed(500 + seed))
+    tgt = torch.randint(0, vocab, (batch, seq_len + 1), generator=torch.Generator().manual_seed(600 + seed))
+    mask = nn.Transformer.generate_square_subsequent_mask(seq_len)
+    out = model(emb(src) * scale, emb(tgt[:, :-1]) * scale, tgt_mask=mask, tgt_is_causal=True)
+    F.cross_entropy(head(out).flatten(0, 1), tgt[:, 1:].flatten()).backward()
+    norms = [layer.linear2.weight.grad.norm().item() for layer in model.decoder.layers]
+    return norms[-1] / norms[0]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_xiong_fig3_trend_on_encoder_decoder(seed):
+    """论文图 3：Post-LN 的梯度越靠近输出越大（比值明显大于 1），Pre-LN 各层基本持平（比值接近 1）。"""
+    assert encdec_ratio(False, seed) > 1.5
+    assert 0.9 < encdec_ratio(True, seed) < 1.1
+
+
 def test_chapter_glued_values(run_chapter):
     _, glued, _ = run_chapter("ch09_pre_post_ln")
     g = {k: float(v) for k, v in glued.items() if k.startswith("ch09_")}
@@ -73,6 +101,10 @@ def test_chapter_glued_values(run_chapter):
     assert g["ch09_post_over_pre_last"] > 1.2
     assert 0.8 < g["ch09_depth_post_default"] < 1.2 and 0.8 < g["ch09_depth_post_gpt2"] < 1.2
     assert g["ch09_depth_pre_gpt2"] < 0.5 and g["ch09_depth_pre_default"] < 0.95
+    # 编码器-解码器上重现图 3；不放大嵌入时 Pre-LN 不再持平
+    assert g["ch09_ed_post_min"] > 1.5 and g["ch09_ed_post_max"] >= g["ch09_ed_post_min"]
+    assert 0.9 < g["ch09_ed_pre_min"] <= g["ch09_ed_pre_max"] < 1.1
+    assert g["ch09_ed_pre_unit"] < 0.8 and g["ch09_ed_post_unit"] > 1.5
     # 训练：不预热的 Post-LN 停在接近瞎猜（ln 16）的水平，其余三种接近可达到的最低损失
     assert g["ch09_uniform"] == pytest.approx(math.log(16))
     assert g["ch09_final_post_nowarm"] > 0.8 * g["ch09_uniform"]
