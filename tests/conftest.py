@@ -42,9 +42,7 @@ def chapter_paths():
 @lru_cache(maxsize=None)
 def _execute(name):
     from run_notebook import execute
-    path = BOOK / name if not str(name).endswith(".ipynb") else BOOK / name
-    if not path.exists():
-        path = BOOK / f"{name}.ipynb"
+    path = BOOK / (name if str(name).endswith(".ipynb") else f"{name}.ipynb")
     nb, seconds = execute(str(path), timeout=300)
     return nb, seconds
 

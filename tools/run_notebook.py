@@ -5,7 +5,6 @@
 """
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -16,21 +15,14 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def execute(path, timeout=120, env=None):
+def execute(path, timeout=120):
     """执行笔记本，返回 (执行后的 nbformat 对象, 秒数)。任何单元格报错都会抛出 CellExecutionError。"""
     nb = nbformat.read(path, as_version=4)
-    old_env = dict(os.environ)
-    if env:
-        os.environ.update(env)
-    try:
-        client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                                resources={"metadata": {"path": str(Path(path).parent)}})
-        t0 = time.perf_counter()
-        client.execute()
-        return nb, time.perf_counter() - t0
-    finally:
-        os.environ.clear()
-        os.environ.update(old_env)
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(Path(path).parent)}})
+    t0 = time.perf_counter()
+    client.execute()
+    return nb, time.perf_counter() - t0
 
 
 def main():
