@@ -4,6 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 COLAB  := .venv-colab
 BIN    := $(VENV)/bin
+NODE   := node_modules
 # 只有 CPU 的机器上可设 TORCH_INDEX=https://download.pytorch.org/whl/cpu，避免下载 CUDA 版 torch
 TORCH_INDEX ?=
 PIP_TORCH := $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX),)
@@ -12,12 +13,12 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: book test bench system sync lock clean
 
-book: $(VENV)/.installed
+book: $(VENV)/.installed $(NODE)/.installed
 	$(BIN)/python tools/nbsync.py --check
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	@echo "HTML 已生成：_build/html/index.html"
 
-test: $(VENV)/.installed $(COLAB)/.installed system
+test: $(VENV)/.installed $(COLAB)/.installed $(NODE)/.installed system
 	$(BIN)/python tools/nbsync.py --check
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	PYTHONPATH=$(CURDIR) $(COLAB)/bin/python -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning tests/test_widgets.py
@@ -39,6 +40,11 @@ $(COLAB)/.installed: requirements-colab.txt constraints-colab.txt
 	test -x $(COLAB)/bin/python || $(PYTHON) -m venv $(COLAB)
 	$(COLAB)/bin/python -m pip install -q --upgrade pip
 	$(COLAB)/bin/pip install -q $(PIP_TORCH) -c constraints-colab.txt -r requirements-colab.txt
+	touch $@
+
+# 构建时用到的前端包（package.json 里写精确版本），从 npm 安装，不提交
+$(NODE)/.installed: package.json
+	npm install --no-audit --no-fund --no-package-lock --loglevel=error
 	touch $@
 
 # 浏览器测试需要 Debian 的 chromium 和中文字体；以 root 运行且缺少时自动安装
