@@ -45,6 +45,7 @@ $(COLAB)/.installed: requirements-colab.txt constraints-colab.txt
 # 构建时用到的前端包（package.json 里写精确版本），从 npm 安装，不提交
 $(NODE)/.installed: package.json
 	npm install --no-audit --no-fund --no-package-lock --loglevel=error
+	mkdir -p $(NODE)
 	touch $@
 
 # 浏览器测试需要 Debian 的 chromium 和中文字体；以 root 运行且缺少时自动安装
