@@ -464,7 +464,8 @@ def _explain(code, got, inputs, keys, gamma, beta, first_error):
                f"均值/方差的形状少了被归约的那一维，与 x 相减时被广播到了列方向")
         if first_error:
             fk, fo = first_error
-            msg += f"；在{_where(fk, inputs[fk])}上则直接报错（{fo.error.split('（')[0]}）"
+            said = fo.error.split("（")[0].replace(": ", "：", 1)
+            msg += f"；在{_where(fk, inputs[fk])}上则直接报错，Python 的报错是 {said}"
         return (code, msg + "。")
     if code == "scale_shift_swapped":
         k = "random"
