@@ -127,11 +127,11 @@ class CheckResult:
         _display_bundle(self._mimebundle())
 
 
-# 三种状态的文字颜色：书页主题（pydata-sphinx-theme）与 JupyterLab 的变量在亮、暗色下各有合适的值；
-# 都没有时（经典 Notebook、Colab）用白底上对比度 ≥ 4.5:1 的颜色。
+# 三种状态的文字颜色：书页主题（pydata-sphinx-theme）的变量在亮、暗色下各有合适的值（对比度 ≥ 4.5:1）；
+# 没有这些变量时（JupyterLab、经典 Notebook、Colab）用白底上对比度 ≥ 4.5:1 的颜色，灰色跟随 JupyterLab 的主题。
 _STATE_COLORS = {
-    "passed": "var(--pst-color-success-text, var(--jp-success-color0, #1a7f37))",
-    "failed": "var(--pst-color-danger-text, var(--jp-error-color0, #b3261e))",
+    "passed": "var(--pst-color-success, #1a7f37)",
+    "failed": "var(--pst-color-danger, #b3261e)",
     "not_done": "var(--pst-color-text-muted, var(--jp-content-font-color2, #57606a))",
 }
 
