@@ -8,6 +8,7 @@ import re
 import pytest
 
 from conftest import html_dir
+from test_browser_explorers import CONTRAST_JS
 
 RED_JS = """(el) => {
   function parse(s) { const m = s.match(/rgba?\\(([^)]+)\\)/); return m ? m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number) : null; }
@@ -48,6 +49,8 @@ def test_unanswered_exercises_show_no_red_box(browser, site_url, scheme):
                 assert not re.search(r"not_done|✗|发现 \d+ 个问题", text), text
                 reds = check.evaluate(RED_JS)
                 assert not reds, f"{path}（{scheme}）里“尚未作答”的框是红色的：{reds}"
+                low = [r for r in check.evaluate(CONTRAST_JS) if r["ratio"] < 4.5]
+                assert not low, f"{path}（{scheme}）里检查输出的文字对比度不足 4.5:1：{low}"
             assert "not_done" not in page.locator("main").inner_text(), path
     finally:
         context.close()

@@ -104,7 +104,7 @@ class CheckResult:
         color = _STATE_COLORS[state]
         parts = [f'<div class="dsx-check dsx-check-{state}" data-state="{state}" '
                  f'data-codes="{esc(" ".join(self.codes))}" style="border-left:4px solid {color};'
-                 f'padding:2px 8px;margin:4px 0;line-height:1.5">',
+                 f'background:{_BACKGROUND};padding:2px 8px;margin:4px 0;line-height:1.5">',
                  f'<div class="dsx-check-head" style="color:{color};'
                  f'{"font-weight:bold" if state != "not_done" else ""}">{esc(self._head())}</div>']
         if state == "failed":
@@ -134,6 +134,8 @@ _STATE_COLORS = {
     "failed": "var(--pst-color-danger, #b3261e)",
     "not_done": "var(--pst-color-text-muted, var(--jp-content-font-color2, #57606a))",
 }
+# 自带书页的背景色：外层输出区域是什么底色，上面的文字颜色都与它配套（对比度 ≥ 4.5:1）
+_BACKGROUND = "var(--pst-color-background, transparent)"
 
 
 def _ipython_shell():
