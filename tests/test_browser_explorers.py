@@ -4,6 +4,7 @@
 来自 DSX_HTML_DIR（默认 _build/html）。最后两个测试不需要构建好的书：它们把探索器的 text/html 输出直接放进空白页。
 """
 import json
+import re
 
 import pytest
 import torch
@@ -213,7 +214,19 @@ def test_page_view_matches_kernel_view(blank_page):
     shown = ex.shown()
     for role in ("in-mean", "in-var", "hat-mean", "hat-var", "out-mean", "out-var", "expected", "formula"):
         assert root.locator(f'[data-role="{role}"]').first.inner_text() == shown[role], role
+    # 画面也相同：JS 重画出的柱子与内核视图（Python 生成的 SVG）几何一致
+    kernel = ex._w["view"].value
+    for chart in ("chart-x", "chart-xhat", "chart-y"):
+        for cls in ("dsx-bars", "dsx-over"):
+            page_d = root.locator(f'[data-role="{chart}"] .{cls}').get_attribute("d")
+            svg = re.search(rf'<svg[^>]*data-role="{chart}".*?</svg>', kernel, re.S).group(0)
+            kernel_d = re.search(rf'class="{cls}"[^>]*d="([^"]*)"', svg).group(1)
+            assert numbers(page_d) == pytest.approx(numbers(kernel_d), abs=0.011), (chart, cls)
     assert_clean(blank_page)
+
+
+def numbers(path_d):
+    return [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", path_d)]
 
 
 # ---------------------------------------------------------------- 画面随数字变化、窄屏、触控尺寸、暗色对比度
