@@ -28,9 +28,9 @@ from myst_markdown import Converter
 NOTEBOOKS_BRANCH = "notebooks"   # 发布流程把 _build/reader/ 推到这个分支的根目录
 ARCHIVE = "dsx-notebooks.zip"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-RERUN_HINT = ("> **重新打开笔记本之后**：下面的交互部件（探索器、检查结果）只在运行单元格的那次会话里有效。"
-              "再次打开本笔记本时，这些位置会显示「Error displaying widget: model not found」，"
-              "这不是错误：从头依次重新运行单元格（或至少重新运行该单元格）即可。")
+RERUN_HINT = ("> **重新打开笔记本之后**：下面的探索器是交互部件（widget），只在运行它的那次内核会话里有效。"
+              "关掉再打开本笔记本时，它的位置会显示「Error displaying widget: model not found」。"
+              "这不是错误：从头依次重新运行单元格（至少重新运行前面的 import 和探索器所在的单元格）即可。")
 
 
 # ---------------------------------------------------------------- 地址
@@ -123,7 +123,7 @@ def reader_notebook(app, docname):
     """按源笔记本生成读者版：Markdown 单元格改写，代码单元格原样保留、清空输出。"""
     source = nbformat.read(str(app.env.doc2path(docname)), as_version=4)
     resolver = BuildResolver(app, docname)
-    widget_cells = widget_cell_ids(output_folder(app) / f"{docname}.ipynb")
+    widget_cells = widget_cell_ids(executed_notebook(app, docname, source))
     cells, hinted = [], False
     for cell in source.cells:
         cell = nbformat.from_dict(json.loads(json.dumps(cell)))
@@ -143,11 +143,22 @@ def reader_notebook(app, docname):
     return source
 
 
-def widget_cell_ids(executed_path):
-    """执行后的笔记本里，输出含交互部件（探索器、检查器）的代码单元格的 id。"""
-    if not executed_path.exists():
-        return set()
-    executed = nbformat.read(str(executed_path), as_version=4)
+def executed_notebook(app, docname, source):
+    """本次构建执行过的这一章（带输出）：execute_notebooks 为 cache 时从 myst-nb 的执行缓存里取，
+    否则取 myst-nb 写到 _build/jupyter_execute 的笔记本。"""
+    config = app.env.mystnb_config
+    if config.execution_mode == "cache":
+        from jupyter_cache import get_cache
+        try:
+            return get_cache(config.execution_cache_path).merge_match_into_notebook(source)[1]
+        except KeyError:
+            pass
+    path = output_folder(app) / f"{docname}.ipynb"
+    return nbformat.read(str(path), as_version=4) if path.exists() else source
+
+
+def widget_cell_ids(executed):
+    """输出含交互部件（探索器、检查器）的代码单元格的 id。"""
     return {cell.get("id") for cell in executed.cells if cell.cell_type == "code"
             and any(WIDGET_MIME in out.get("data", {}) for out in cell.get("outputs", []))}
 
