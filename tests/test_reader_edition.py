@@ -209,13 +209,18 @@ def jupyter_lab(tmp_path_factory):
     settings = home / "settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True)
     (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    # 不弹出「是否接收 Jupyter 新闻」的询问（它会挡住截图）
+    notices = home / "settings" / "@jupyterlab" / "apputils-extension"
+    notices.mkdir(parents=True)
+    (notices / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
     env = {"HOME": str(home), "JUPYTER_CONFIG_DIR": str(home / "cfg"), "JUPYTER_RUNTIME_DIR": str(home / "rt"),
            "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"), "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin"}
+    log = home / "lab.log"
     server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True",
-         f"--ServerApp.root_dir={root}", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}",
+         "--IdentityProvider.token=", "--ServerApp.password=", f"--ServerApp.root_dir={root}",
+         "--LabApp.extension_manager=readonly", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"))
     url = f"http://127.0.0.1:{port}/"
     for _ in range(120):
         try:
@@ -223,7 +228,7 @@ def jupyter_lab(tmp_path_factory):
             break
         except OSError:
             if server.poll() is not None:
-                pytest.fail(f"JupyterLab 没能启动：{server.stderr.read().decode()[-2000:]}")
+                pytest.fail(f"JupyterLab 没能启动：{log.read_text()[-2000:]}")
             time.sleep(0.5)
     yield url
     server.terminate()
@@ -249,6 +254,10 @@ def test_ch04_in_jupyterlab_shows_numbers_not_markup(browser, jupyter_lab):
     assert "(4.1)" in text
     out = ROOT / "_build" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
+    formulas = page.locator(".jp-MarkdownCell:has(mjx-container[display])")
+    assert formulas.count() > 0, "JupyterLab 没有把公式排版出来"
+    formulas.first.scroll_into_view_if_needed()
+    page.screenshot(path=str(out / "reader-ch04-jupyterlab-formulas.png"))
     page.locator(".jp-MarkdownCell", has_text=shown[6]).first.scroll_into_view_if_needed()
-    page.screenshot(path=str(out / "reader-ch04-jupyterlab.png"))
+    page.screenshot(path=str(out / "reader-ch04-jupyterlab-numbers.png"))
     context.close()

@@ -139,7 +139,6 @@ def reader_notebook(app, docname):
                 hinted = True
         cells.append(cell)
     source.cells = cells
-    source.metadata.pop("language_info", None)
     return source
 
 
