@@ -20,11 +20,14 @@ INLINE = re.compile(r"(?:\{(?P<role>[\w:.+-]+)\})?(?P<ticks>`+)(?P<body>.+?)(?P=
 LABELED_MATH = re.compile(r"\$\$(?P<body>.+?)\$\$[ \t]*\((?P<label>[^()\s]+)\)", re.S)
 EXPLICIT_TITLE = re.compile(r"^(?P<title>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
 
-# 折叠显示（<details>）的指令：参考答案、下拉框、提示
-FOLDED = {"dropdown", "solution", "solution-start", "toggle"}
-# 这些指令在网页上的标题不是 Sphinx 的提示框标题，给一个中文的默认标题
-DEFAULT_TITLES = {"dropdown": "展开", "exercise": "练习", "solution": "参考答案", "margin": "旁注",
-                  "sidebar": "旁注", "topic": "", "admonition": ""}
+# 折叠显示（<details>）的指令：参考答案、下拉框
+FOLDED = {"dropdown", "solution", "toggle"}
+# 参数是标题的指令，以及没有参数时的中文标题；其余的提示框（note、tip……）参数是正文的第一行，
+# 标题用 Sphinx 的提示框标题（与网页相同的语言）
+TITLED = {"admonition": "", "dropdown": "展开", "exercise": "练习", "margin": "旁注", "sidebar": "旁注",
+          "topic": "", "card": ""}
+# 跨多个单元格的练习、答案（sphinx-exercise 的 -start / -end 写法）：开头写一行粗体标题，结尾去掉
+GATED = {"exercise-start": "练习", "solution-start": "参考答案"}
 CODE_DIRECTIVES = {"code", "code-block", "sourcecode"}
 GLUE_DIRECTIVES = {"glue", "glue:", "glue:any", "glue:figure", "glue:md", "glue:math"}
 
@@ -80,7 +83,19 @@ class Converter:
         if name in ("image", "figure"):
             caption = self.convert(inner).strip()
             return f"![{options.get('alt', caption)}]({arg})" + (f"\n\n*{caption}*" if caption else "")
-        title = self.inline(arg) if arg else self.resolver.admonition_title(name) or DEFAULT_TITLES.get(name, name)
+        if name in GATED:
+            return f"**{GATED[name]}**"
+        if name.endswith("-end"):
+            return ""
+        if name == "solution":            # 参数是对应练习的标签，不是标题
+            title = "参考答案"
+        elif name in TITLED:
+            title = self.inline(arg) if arg else TITLED[name]
+            if name == "exercise" and arg:
+                title = f"练习：{title}"
+        else:
+            title = self.resolver.admonition_title(name) or name
+            inner = "\n".join([arg] + body) if arg else inner
         content = self.convert(inner).strip("\n")
         if name in FOLDED or "dropdown" in options.get("class", "").split():
             return f"<details><summary>{title}</summary>\n\n{content}\n\n</details>"
