@@ -28,6 +28,10 @@ class FakeResolver:
         return title or "第九章", f"https://example.org/book/{target}.html"
 
     @staticmethod
+    def heading_number(title):
+        return "9.1. " if title == "小节" else ""
+
+    @staticmethod
     def admonition_title(name):
         return {"note": "备注", "warning": "警告"}.get(name, "")
 
@@ -83,3 +87,8 @@ def test_glued_figure_becomes_a_cell_attachment():
     assert_plain(out)
     assert out.startswith("![分布图](attachment:ch99_fig.png)")
     assert attachments == {"ch99_fig.png": {"image/png": "iVBORw0KGgo="}}
+
+
+def test_headings_get_the_web_section_number():
+    out, _ = convert("## 小节\n正文\n\n## 练习")
+    assert out == "## 9.1. 小节\n正文\n\n## 练习"

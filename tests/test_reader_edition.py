@@ -98,6 +98,18 @@ def test_equation_numbers_match_the_web_page(path):
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_headings_carry_the_web_section_numbers(path):
+    """读者版的标题与网页上的标题（连同节号，如「4.1. 四个公式」）逐个相同。"""
+    def plain(title):  # 只比文字：去掉 HTML 标签、Markdown 标记和公式定界符（$…$ 与 \(…\)）
+        return re.sub(r"<[^>]+>|[`*$]|\\[()]", "", html.unescape(title))
+
+    web = [plain(h) for h in re.findall(r"<h[1-6][^>]*>(.*?)<a class=\"headerlink\"", page_html(path))]
+    reader = [plain(h) for c in reader_nb(path).cells if c.cell_type == "markdown"
+              for h in re.findall(r"^#{1,6} (.+)$", c.source, re.M)]
+    assert reader == web, f"{path.stem}：读者版的标题与网页不同"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_links_point_at_existing_web_pages(path):
     owner, repo = repo_owner_and_name()
     base = f"https://{owner.lower()}.github.io/{repo}/"

@@ -7,7 +7,8 @@ resolver 需要提供：
 - glue(key) -> {mime 类型: 数据}：这一章 glue 的输出；
 - glue_text(key, fmt) -> str：与 {glue:text}`key:fmt` 在网页上显示的文字相同；
 - xref(role, target, title) -> (文字, 网址或 None)：{eq}/{doc}/{ref}/{numref} 等交叉引用；
-- admonition_title(name) -> str：note、tip 等提示框的标题（与网页相同的语言）。
+- admonition_title(name) -> str：note、tip 等提示框的标题（与网页相同的语言）；
+- heading_number(title) -> str：网页上这个标题前的节号（如 "4.1. "），没有编号时为 ""。
 """
 import base64
 import re
@@ -18,6 +19,7 @@ PLAIN_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # 行内：可选的 {角色名}，紧跟一个代码片段（反引号数目任意）
 INLINE = re.compile(r"(?:\{(?P<role>[\w:.+-]+)\})?(?P<ticks>`+)(?P<body>.+?)(?P=ticks)", re.S)
 LABELED_MATH = re.compile(r"\$\$(?P<body>.+?)\$\$[ \t]*\((?P<label>[^()\s]+)\)", re.S)
+HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$")
 EXPLICIT_TITLE = re.compile(r"^(?P<title>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
 
 # 折叠显示（<details>）的指令：参考答案、下拉框
@@ -65,7 +67,11 @@ class Converter:
                 i = end + 1
             else:
                 # 标签行 (name)=、块分隔 +++、MyST 注释 % ... 在笔记本里没有意义，去掉
-                if not (re.match(r"^\([^()\s]+\)=\s*$", line) or line.strip() == "+++" or line.startswith("%")):
+                heading = HEADING.match(line)
+                if heading:
+                    number = self.resolver.heading_number(heading.group(2))
+                    prose.append(f"{heading.group(1)} {number}{heading.group(2)}")
+                elif not (re.match(r"^\([^()\s]+\)=\s*$", line) or line.strip() == "+++" or line.startswith("%")):
                     prose.append(line)
                 i += 1
         flush()

@@ -108,9 +108,23 @@ class BuildResolver:
         uri = resolved.get("refuri")
         return text, (urljoin(self.page_url, uri) if uri else None)
 
+    def heading_number(self, title):
+        """网页上这个标题前的节号（如 "4.1. "），取自 Sphinx 排好的目录；没有编号时返回 ""。"""
+        if not hasattr(self, "_numbers"):
+            toc = self.app.env.tocs.get(self.docname)
+            suffix = self.app.config.html_secnumber_suffix
+            self._numbers = {_plain(ref.astext()): ".".join(map(str, ref["secnumber"])) + suffix
+                             for ref in (toc.findall(nodes.reference) if toc else []) if ref.get("secnumber")}
+        return self._numbers.get(_plain(title), "")
+
     @staticmethod
     def admonition_title(name):
         return str(admonitionlabels[name]) if name in admonitionlabels else ""
+
+
+def _plain(title):
+    """比较标题用：去掉 Markdown 标记（`、*、$）和空白。"""
+    return re.sub(r"[`*$\s]", "", title)
 
 
 def output_folder(app):
