@@ -125,6 +125,7 @@ def test_links_point_at_existing_web_pages(path):
 def test_code_cells_are_the_source_cells_without_outputs(path):
     source = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
     reader = reader_nb(path)
+    nbformat.validate(reader)
     cells = [c for c in reader.cells if c.cell_type == "code"]
     assert [c.source for c in cells] == source
     assert all(not c.outputs and c.execution_count is None for c in cells)

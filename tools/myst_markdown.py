@@ -10,11 +10,10 @@ resolver 需要提供：
 - admonition_title(name) -> str：note、tip 等提示框的标题（与网页相同的语言）；
 - heading_number(title) -> str：网页上这个标题前的节号（如 "4.1. "），没有编号时为 ""。
 """
-import base64
 import re
 
 # 开头的围栏：```{name} 参数 或 :::{name} 参数（反引号或冒号至少三个）
-FENCE_OPEN = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|:{3,})\{(?P<name>[^}\s]+)\}\s*(?P<arg>.*)$")
+FENCE_OPEN = re.compile(r"^ {0,3}(?P<fence>`{3,}|:{3,})\{(?P<name>[^}\s]+)\}\s*(?P<arg>.*)$")
 PLAIN_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # 行内：可选的 {角色名}，紧跟一个代码片段（反引号数目任意）
 INLINE = re.compile(r"(?:\{(?P<role>[\w:.+-]+)\})?(?P<ticks>`+)(?P<body>.+?)(?P=ticks)", re.S)
@@ -66,11 +65,11 @@ class Converter:
                 out.append("\n".join(lines[i:end + 1]))   # 普通代码块原样保留
                 i = end + 1
             else:
-                # 标签行 (name)=、块分隔 +++、MyST 注释 % ... 在笔记本里没有意义，去掉
                 heading = HEADING.match(line)
-                if heading:
+                if heading:                       # 标题前加上网页上的节号
                     number = self.resolver.heading_number(heading.group(2))
                     prose.append(f"{heading.group(1)} {number}{heading.group(2)}")
+                # 标签行 (name)=、块分隔 +++、MyST 注释 % ... 在笔记本里没有意义，去掉
                 elif not (re.match(r"^\([^()\s]+\)=\s*$", line) or line.strip() == "+++" or line.startswith("%")):
                     prose.append(line)
                 i += 1
@@ -122,13 +121,10 @@ class Converter:
             return data["text/markdown"]
         if kind == "glue:math" and "text/latex" in data:
             return f"$$\n{data['text/latex'].strip().strip('$')}\n$$"
-        for mime in ("image/png", "image/jpeg", "image/svg+xml"):
+        for mime in ("image/png", "image/jpeg"):   # glue 的图：作为单元格附件放进笔记本（数据已是 base64）
             if mime in data:
-                name = f"{key}.{mime.split('/')[1].split('+')[0]}"
-                payload = data[mime]
-                if mime == "image/svg+xml":
-                    payload = base64.b64encode(payload.encode("utf-8")).decode("ascii")
-                self.attachments[name] = {mime: payload}
+                name = f"{key}.{mime.split('/')[1]}"
+                self.attachments[name] = {mime: data[mime]}
                 return f"![{caption or key}](attachment:{name})" + (f"\n\n*{caption}*" if caption else "")
         return self.resolver.glue_text(key, "s")
 

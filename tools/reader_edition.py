@@ -11,6 +11,7 @@
 网页版的地址默认由 _config.yml 的 repository.url 推出（GitHub Pages：https://<owner>.github.io/<repo>/），
 需要时在 _config.yml 的 sphinx.config 里设 dsx_web_url 覆盖。
 """
+import copy
 import json
 import re
 import zipfile
@@ -71,7 +72,7 @@ class BuildResolver:
     def __init__(self, app, docname):
         self.app, self.docname = app, docname
         self.page_url = urljoin(web_url(app.config), app.builder.get_target_uri(docname))
-        self._glue = {}
+        self._glue, self._numbers = {}, None
 
     def glue(self, key):
         doc, _, name = key.rpartition("::")
@@ -110,7 +111,7 @@ class BuildResolver:
 
     def heading_number(self, title):
         """网页上这个标题前的节号（如 "4.1. "），取自 Sphinx 排好的目录；没有编号时返回 ""。"""
-        if not hasattr(self, "_numbers"):
+        if self._numbers is None:
             toc = self.app.env.tocs.get(self.docname)
             suffix = self.app.config.html_secnumber_suffix
             self._numbers = {_plain(ref.astext()): ".".join(map(str, ref["secnumber"])) + suffix
@@ -140,7 +141,6 @@ def reader_notebook(app, docname):
     widget_cells = widget_cell_ids(executed_notebook(app, docname, source))
     cells, hinted = [], False
     for cell in source.cells:
-        cell = nbformat.from_dict(json.loads(json.dumps(cell)))
         if cell.cell_type == "markdown":
             converter = Converter(resolver)
             cell.source = converter.convert(cell.source)
@@ -163,7 +163,7 @@ def executed_notebook(app, docname, source):
     if config.execution_mode == "cache":
         from jupyter_cache import get_cache
         try:
-            return get_cache(config.execution_cache_path).merge_match_into_notebook(source)[1]
+            return get_cache(config.execution_cache_path).merge_match_into_notebook(copy.deepcopy(source))[1]
         except KeyError:
             pass
     path = output_folder(app) / f"{docname}.ipynb"
@@ -171,19 +171,20 @@ def executed_notebook(app, docname, source):
 
 
 def widget_cell_ids(executed):
-    """输出含交互部件（探索器、检查器）的代码单元格的 id。"""
+    """输出含交互部件（ipywidgets，如探索器）的代码单元格的 id。检查器的输出是静态 HTML，重新打开后照常显示。"""
     return {cell.get("id") for cell in executed.cells if cell.cell_type == "code"
             and any(WIDGET_MIME in out.get("data", {}) for out in cell.get("outputs", []))}
 
 
-def local_run_notes(app, names):
+def local_run_notes(app, docnames):
     import nbsync
     version = nbsync.package_version()
     url = web_url(app.config)
-    listing = "\n".join(f"- `{name}.ipynb`" for name in names)
+    listing = "\n".join(f"- `{Path(d).name}.ipynb`：{BuildResolver(app, d).heading_number(app.env.titles[d].astext())}"
+                        f"{app.env.titles[d].astext()}" for d in docnames)
     return f"""# 本地运行说明
 
-这里是《{app.config.project}》全部章节的笔记本。正文里的数字就是构建网页时代码算出的值；在自己的电脑上
+这里是《{app.config.html_title}》全部章节的笔记本。正文里的数字就是构建网页时代码算出的值；在自己的电脑上
 从头运行每一章，得到的应当是同样的结果。网页版：{url}
 
 ## 1. 安装
@@ -196,6 +197,8 @@ python -m venv .venv
 source .venv/bin/activate          # Windows：.venv\\Scripts\\activate
 pip install dsx_util=={version} jupyterlab
 ```
+
+在中国大陆下载慢时，可以在命令末尾加上国内的 PyPI 镜像，例如 `-i https://pypi.tuna.tsinghua.edu.cn/simple`。
 
 如果 PyPI 上找不到这个版本，改为从仓库的版本标签安装：
 
@@ -226,8 +229,8 @@ def write_reader_edition(app, exception):
     reader_root = Path(app.outdir).parent / "reader"
     download_dir = Path(app.outdir) / "notebooks"
     download_dir.mkdir(parents=True, exist_ok=True)
-    names = []
-    for docname in chapters(app):
+    names, docnames = [], chapters(app)
+    for docname in docnames:
         text = nbformat.writes(reader_notebook(app, docname)) + "\n"
         target = reader_root / f"{docname}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -238,7 +241,7 @@ def write_reader_edition(app, exception):
     with zipfile.ZipFile(download_dir / ARCHIVE, "w", zipfile.ZIP_DEFLATED) as archive:
         for name in names:
             archive.write(download_dir / f"{name}.ipynb", f"dsx-notebooks/{name}.ipynb")
-        archive.writestr("dsx-notebooks/本地运行说明.md", local_run_notes(app, names))
+        archive.writestr("dsx-notebooks/本地运行说明.md", local_run_notes(app, docnames))
 
 
 # ---------------------------------------------------------------- 页面上的按钮
