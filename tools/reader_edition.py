@@ -14,6 +14,7 @@
 import copy
 import json
 import re
+import time
 import zipfile
 from pathlib import Path
 from urllib.parse import urljoin
@@ -23,11 +24,13 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.errors import ExtensionError
 from sphinx.locale import admonitionlabels
+from sphinx.util import logging
 
 from myst_markdown import Converter
 
 NOTEBOOKS_BRANCH = "notebooks"   # 发布流程把 _build/reader/ 推到这个分支的根目录
 ARCHIVE = "dsx-notebooks.zip"
+logger = logging.getLogger(__name__)
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 RERUN_HINT = ("> **重新打开笔记本之后**：下面的探索器是交互部件（widget），只在运行它的那次内核会话里有效。"
               "关掉再打开本笔记本时，它的位置会显示「Error displaying widget: model not found」。"
@@ -229,6 +232,7 @@ def write_reader_edition(app, exception):
     reader_root = Path(app.outdir).parent / "reader"
     download_dir = Path(app.outdir) / "notebooks"
     download_dir.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
     names, docnames = [], chapters(app)
     for docname in docnames:
         text = nbformat.writes(reader_notebook(app, docname)) + "\n"
@@ -242,6 +246,8 @@ def write_reader_edition(app, exception):
         for name in names:
             archive.write(download_dir / f"{name}.ipynb", f"dsx-notebooks/{name}.ipynb")
         archive.writestr("dsx-notebooks/本地运行说明.md", local_run_notes(app, docnames))
+    logger.info(f"读者版笔记本：{len(names)} 章，写到 {reader_root} 和 {download_dir}"
+                f"（{time.perf_counter() - started:.1f} 秒）")
 
 
 # ---------------------------------------------------------------- 页面上的按钮
