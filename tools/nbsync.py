@@ -54,11 +54,15 @@ EXERCISES_INTRO = """## 练习
 卡住时展开「提示」；参考答案默认折叠，想看时再运行（或在网页上展开）`show_solution(...)` 那一格。"""
 
 
+def package_version():
+    """pyproject.toml 里 dsx_util 的版本号。"""
+    return re.search(r'^version\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
+
+
 def install_spec():
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     url = config["repository"]["url"].rstrip("/")
-    version = re.search(r'^version\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
-    return f"dsx_util @ git+{url}@v{version}"
+    return f"dsx_util @ git+{url}@v{package_version()}"
 
 
 def setup_cell_source():
