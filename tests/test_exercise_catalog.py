@@ -181,3 +181,14 @@ def test_fill_exercises_into_a_chapter_skeleton(tmp_path):
     nb.cells[1].metadata["tags"] = ["exercises"]        # 两个标记：报错
     with pytest.raises(ValueError, match="exercises"):
         fill_exercises(nb, path.stem)
+
+
+@pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
+def test_solution_and_template_are_importable_modules(ex):
+    """练习的模板和参考答案是真正的 .py 文件：能被导入，导入后定义了检查要调用的名字。"""
+    import importlib
+    package = f"dsx_util.exercises.items.{ex.id.replace('-', '_')}"
+    for part in ("solution", "template"):
+        module = importlib.import_module(f"{package}.{part}")
+        assert callable(getattr(module, ex.entry)), (part, ex.entry)
+    assert importlib.import_module(package).CHAPTER == ex.chapter

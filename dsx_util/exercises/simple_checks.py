@@ -457,13 +457,13 @@ _STD_CODES = {
     "no_centering": "没有减去均值：标准化后每一行的均值应为 0。",
     "no_scaling": "减去了均值，但没有除以标准差：标准化后每一行的方差应为 1。",
     "divided_by_var": "除以的是方差，不是标准差：方差的单位是原数据单位的平方。",
-    "unbiased_var": "你用了无偏方差（除以 n−1）：本书的归一化用有偏方差（除以 n）。",
+    "unbiased_var": "你用了无偏方差（除以 H−1）：本书的归一化用有偏方差（除以 H）。",
 }
 
 
 @_checker("ch02-standardize-rows", _STD_CODES)
 def check_standardize_rows(fn):
-    """检查 standardize_rows(x)：x 形状 [N, D]，把每一行变成均值 0、（有偏）方差 1。"""
+    """检查 standardize_rows(x)：x 形状 [B, H]，把每一行变成均值 0、（有偏）方差 1。"""
     torch = _torch()
     cases = []
     for seed, shape in ((0, (4, 6)), (1, (3, 5))):
@@ -569,7 +569,7 @@ _IDENTITY_CODES = {
     "wrong_shape": "gamma 和 beta 的形状都应是 ({d},)，和层归一化的参数一样；实际是 {actual}。",
     "gamma_is_var": "gamma 用了方差：标准化时除的是标准差，要还原回去，乘的也应是标准差（别忘了 ε 在根号里）。",
     "missing_eps": "gamma 差了一点：标准化时分母里有 ε，gamma 也要把它算进去。",
-    "unbiased_var": "gamma 用了无偏方差（除以 n−1）：层归一化用的是有偏方差。",
+    "unbiased_var": "gamma 用了无偏方差（除以 H−1）：层归一化用的是有偏方差。",
     "swapped": "gamma 和 beta 放反了：一个负责缩放，一个负责平移。",
     "beta_missing": "gamma 对了，但 beta 不对：标准化时减掉了均值，要平移回去。",
     "wrong_output": "用你的 gamma、beta 做层归一化后，输出与输入最大相差 {diff:.3g}。",
@@ -634,16 +634,16 @@ def _normalize(x, eps, unbiased=False):
 
 _EPS_CODES = {
     "nan_on_constant": "分母里没有 ε：所有值都相同的一行方差为 0，会得到 0/0 = NaN。",
-    "eps_outside_sqrt": "ε 加在了根号外面：按公式 (3)，ε 要先加到方差上，再开平方。",
+    "eps_outside_sqrt": "ε 加在了根号外面：按式 (4.3)，ε 要先加到方差上，再开平方。",
     "eps_ignored": "换成 eps=0.5 调用，结果没有变：请使用参数 eps，不要写死 1e-5。",
-    "unbiased_var": "你用了无偏方差（除以 n−1）：层归一化用有偏方差（除以 n）。",
-    "no_centering": "没有减去均值：公式 (3) 的分子是 x − μ。",
+    "unbiased_var": "你用了无偏方差（除以 H−1）：层归一化用有偏方差（除以 H）。",
+    "no_centering": "没有减去均值：式 (4.3) 的分子是 x − μ。",
 }
 
 
 @_checker("ch04-normalize-eps", _EPS_CODES)
 def check_normalize_eps(fn):
-    """检查 normalize(x, eps)：按公式 (1)–(3) 对最后一维标准化（不含 γ、β），常数行也要给出 0 而不是 NaN。"""
+    """检查 normalize(x, eps)：按式 (4.1)–(4.3) 对最后一维标准化（不含 γ、β），常数行也要给出 0 而不是 NaN。"""
     torch = _torch()
     x = _randn(0, 3, 8)
     x[1] = x[1] * 1e-3 + 2.0                 # 方差很小的一行：能区分 ε 放在根号里还是外
@@ -759,15 +759,15 @@ def check_std_ratio(fn):
 
 
 _TO_BIASED_CODES = {
-    "inverted": "换算方向反了：有偏方差除以 n，无偏方差除以 n−1，所以有偏方差更小。",
+    "inverted": "换算方向反了：有偏方差除以 H，无偏方差除以 H−1，所以有偏方差更小。",
     "used_sqrt": "这里换算的是方差，不是标准差：不需要开方。",
-    "ignored_n": "结果没有用到 n：换算系数取决于每组有多少个数。",
+    "ignored_n": "结果没有用到 h：换算系数取决于每组有多少个数。",
 }
 
 
 @_checker("ch06-to-biased", _TO_BIASED_CODES)
 def check_to_biased(fn):
-    """检查 to_biased(var_unbiased, n)：把无偏方差换算成有偏方差（张量逐元素）。"""
+    """检查 to_biased(var_unbiased, h)：把无偏方差换算成有偏方差（张量逐元素）。"""
     torch = _torch()
     cases = []
     for label, v, n in (("", torch.tensor([1.0, 2.5, 0.3]), 4), ("", _randn(0, 2, 3).abs() + 0.5, 768)):
@@ -785,14 +785,14 @@ def check_to_biased(fn):
 _BN_AXIS_CODES = {
     "normalized_rows": "你对每一行（每个样本）做了归一化，这是层归一化：批量归一化要对每一列（每个特征）跨样本归一化。",
     "normalized_all": "你用整个批量所有元素的均值和方差做了归一化：批量归一化每个特征（每一列）各算各的。",
-    "unbiased_var": "你用了无偏方差（除以 N−1）：训练时的批量归一化用有偏方差来归一化。",
+    "unbiased_var": "你用了无偏方差（除以 B−1）：训练时的批量归一化用有偏方差来归一化。",
     "no_centering": "没有减去均值：归一化后每一列的均值应为 0。",
 }
 
 
 @_checker("ch07-batchnorm-axis", _BN_AXIS_CODES)
 def check_batchnorm_axis(fn):
-    """检查 batch_normalize(x, eps)：x 形状 [N, D]，对每个特征（dim=0）做标准化（不含 γ、β）。"""
+    """检查 batch_normalize(x, eps)：x 形状 [B, H]，对每个特征（dim=0）做标准化（不含 γ、β）。"""
     torch = _torch()
     cases = []
     for seed, shape in ((0, (5, 3)), (1, (4, 7))):
@@ -824,7 +824,7 @@ _RMS_CODES = {
 
 @_checker("ch08-rms", _RMS_CODES)
 def check_rms(fn):
-    """检查 rms(x)：沿最后一维的均方根 sqrt(mean(x²))，保留维度（keepdim）。"""
+    """检查 rms_last_dim(x)：沿最后一维的均方根 sqrt(mean(x²))，保留维度（keepdim）。"""
     cases = []
     for seed, shape in ((0, (3, 5)), (1, (2, 4, 6))):
         x = _randn(seed, *shape) * 2 + 0.5
@@ -900,7 +900,7 @@ _CENTER_CODES = {
     "missing_mean_term": "每个 x 都通过均值影响所有输出：梯度里还少了经过均值的那一部分。",
     "sign_flipped": "符号反了：直接路径的梯度是 +grad_out，经过均值的那一部分是减去的。",
     "wrong_dim": "经过均值的那一项要在最后一维（同一个词元的特征）上算，不是第 0 维。",
-    "wrong_scale": "经过均值的那一项大小不对：均值是“求和 ÷ D”，别忘了除以 D。",
+    "wrong_scale": "经过均值的那一项大小不对：均值是“求和 ÷ H”，别忘了除以 H。",
 }
 
 
@@ -936,7 +936,7 @@ _LNB_CODES = {
     "missing_projection_term": "少了经过方差 σ² 的那一项：每个 x 也通过 σ² 影响这一行的所有输出。",
     "wrong_scale": "结构对了，整体大小不对：对 x̂ = (x − μ)/σ 求导，整体要带一个 1/σ（σ = √(σ²+ε)）。",
     "gamma_ignored": "没有用到 gamma：y = γ·x̂ + β，传到 x̂ 的梯度要先乘上 γ。",
-    "unbiased_var": "你用了无偏方差（除以 D−1）：层归一化前向用的是有偏方差，反向也要一致。",
+    "unbiased_var": "你用了无偏方差（除以 H−1）：层归一化前向用的是有偏方差，反向也要一致。",
 }
 
 
@@ -978,16 +978,16 @@ def check_layer_norm_backward(fn):
 # ---------------------------------------------------------------- 第 11 章：速度
 
 _SUMS_CODES = {
-    "unbiased_var": "你除以了 n−1：这里要的是有偏方差（除以 n），和层归一化一致。",
+    "unbiased_var": "你除以了 H−1：这里要的是有偏方差（除以 H），和层归一化一致。",
     "missing_mean_square": "还要减去均值的平方：方差 = x² 的平均 − 平均值的平方。",
     "sign_flipped": "两项的顺序反了：方差不会是负数。",
-    "forgot_divide": "s1、s2 是求和，不是平均：先除以 n。",
+    "forgot_divide": "s1、s2 是求和，不是平均：先除以 h。",
 }
 
 
 @_checker("ch11-var-from-sums", _SUMS_CODES)
 def check_var_from_sums(fn):
-    """检查 var_from_sums(s1, s2, n)：由一遍扫描得到的 Σx 与 Σx² 算出有偏方差（逐元素）。"""
+    """检查 var_from_sums(s1, s2, h)：由一遍扫描得到的 Σx 与 Σx² 算出有偏方差（逐元素）。"""
     torch = _torch()
     cases = []
     for seed, n in ((0, 8), (1, 50)):
@@ -1004,16 +1004,16 @@ def check_var_from_sums(fn):
 
 
 _STABLE_CODES = {
-    "single_pass_variance": "均值约为 1e4 的行算错了（最大误差 {diff:.3g}）：用 E[x²] − (E[x])² 一次算方差时，两个很大的数相减会丢掉有效数字。",
-    "unbiased_var": "你用了无偏方差（除以 D−1）：层归一化用有偏方差（除以 D）。",
+    "single_pass_variance": "均值约为 10⁴ 的行算错了（最大误差 {diff:.3g}）：用 E[x²] − (E[x])² 一次算方差时，两个很大的数相减会丢掉有效数字。",
+    "unbiased_var": "你用了无偏方差（除以 H−1）：层归一化用有偏方差（除以 H）。",
     "wrong_dtype": "输入是 float32，你返回的是 {dtype}：请保持 float32，不要靠换成更高精度来绕过问题。",
-    "no_centering": "没有减去均值：公式 (3) 的分子是 x − μ。",
+    "no_centering": "没有减去均值：式 (4.3) 的分子是 x − μ。",
 }
 
 
 @_checker("ch11-stable-layer-norm", _STABLE_CODES)
 def check_stable_layer_norm(fn):
-    """检查 stable_normalize(x, eps)：float32 下对最后一维标准化，均值约 1e4 的行也要算对。"""
+    """检查 stable_normalize(x, eps)：float32 下对最后一维标准化，均值约 10⁴ 的行也要算对。"""
     torch = _torch()
     exercise = check_stable_layer_norm.exercise
     eps = 1e-5
