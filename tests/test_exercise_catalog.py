@@ -192,3 +192,21 @@ def test_solution_and_template_are_importable_modules(ex):
         module = importlib.import_module(f"{package}.{part}")
         assert callable(getattr(module, ex.entry)), (part, ex.entry)
     assert importlib.import_module(package).CHAPTER == ex.chapter
+
+
+@pytest.mark.parametrize("stem", sorted({ex.chapter for ex in EXERCISES}))
+def test_exercise_names_do_not_shadow_chapter_names(stem):
+    """练习要写的函数名不能和本章正文里定义的名字相同：学习者运行模板时会覆盖正文的定义。"""
+    nb = nbformat.read(f"book/{stem}.ipynb", as_version=4)
+    defined = set()
+    for cell in nb.cells:
+        if "exercises" in cell.metadata.get("tags", []):
+            break
+        if cell.cell_type == "code":
+            for node in ast.walk(ast.parse("\n".join(l for l in cell.source.splitlines() if not l.startswith(("%", "!"))))):
+                if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                    defined.add(node.name)
+                elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    defined.add(node.id)
+    clashes = {ex.entry for ex in exercises_for(stem)} & defined
+    assert not clashes, f"{stem}：练习的名字 {clashes} 与正文里的名字相同"

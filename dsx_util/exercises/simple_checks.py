@@ -390,59 +390,7 @@ def check_post_ln_block(fn):
 
 
 # ---------------------------------------------------------------- 第 2 章：为什么需要归一化
-
-_RELU_CODES = {
-    "not_list": "应返回一个 Python 列表，实际返回的是 {kind}。",
-    "wrong_length": "输入有 {expected} 个数，输出却有 {actual} 个：每个输入对应一个输出。",
-    "negative_kept": "输入 {value} 是负数，输出却原样保留了它：ReLU 会把负数变成 0。",
-    "abs_used": "输入 {value} 变成了 {actual}：ReLU 不是取绝对值，负数应变成 0。",
-    "zero_wrong": "输入 0.0 的输出应是 0.0，实际是 {actual!r}。",
-    "positive_changed": "输入 {value} 是正数，输出却是 {actual!r}：ReLU 让正数原样通过。",
-    "wrong_output": "输入 {value} 的输出 {actual!r} 不对。",
-    "returns_int": "数值对了，但输入 {value} 的输出是整数 {actual!r}：输入是浮点数，输出也应全是浮点数（0.0 而不是 0）。",
-    "modified_input": "结果对了，但你改动了传入的列表：请新建一个列表返回，不要修改输入。",
-}
-
-
-@_checker("ch02-relu", _RELU_CODES)
-def check_relu(fn):
-    """检查 relu(values)：纯 Python 实现的 ReLU，输入浮点数列表，返回新列表。"""
-    exercise = check_relu.exercise
-    for data in ([-2.5, -1.0, 0.0, 0.5, 3.0], [1.25, -0.25, 7.0]):
-        given = list(data)
-        out, failure = _call(fn, given)
-        if failure is not None:
-            return finish(exercise, [failure])
-        if not isinstance(out, list):
-            return finish(exercise, [("not_list", _msg(_RELU_CODES, "not_list", kind=type(out).__name__))])
-        if len(out) != len(data):
-            return finish(exercise, [("wrong_length", _msg(_RELU_CODES, "wrong_length",
-                                                           expected=len(data), actual=len(out)))])
-        for v, y in zip(data, out):
-            try:
-                y_val = float(y)
-            except (TypeError, ValueError):
-                y_val = float("nan")
-            want = v if v > 0 else 0.0
-            if y_val == want:
-                continue
-            if v < 0 and y_val == v:
-                code = "negative_kept"
-            elif v < 0 and y_val == -v:
-                code = "abs_used"
-            elif v == 0:
-                code = "zero_wrong"
-            elif v > 0:
-                code = "positive_changed"
-            else:
-                code = "wrong_output"
-            return finish(exercise, [(code, _msg(_RELU_CODES, code, value=v, actual=y))])
-        for v, y in zip(data, out):
-            if isinstance(y, bool) or not isinstance(y, float):
-                return finish(exercise, [("returns_int", _msg(_RELU_CODES, "returns_int", value=v, actual=y))])
-        if given != data:
-            return finish(exercise, [("modified_input", _RELU_CODES["modified_input"])])
-    return finish(exercise, [])
+# （ReLU 练习的检查在 pure_checks.py：纯 Python，网页里也能运行）
 
 
 def _standardize(x, dim=-1, unbiased=False):
@@ -1042,7 +990,7 @@ def check_stable_layer_norm(fn):
 
 
 CHECKERS = {f.__name__: f for f in (
-    check_seeded_noise, check_table_rows, check_count_norms, check_pre_ln_block, check_relu,
+    check_seeded_noise, check_table_rows, check_count_norms, check_pre_ln_block,
     check_standardize_rows, check_predict_shapes, check_identity_params, check_normalize_eps,
     check_copy_weights, check_std_ratio, check_to_biased, check_batchnorm_axis, check_rms,
     check_post_ln_block, check_gpt_trunk, check_centering_backward, check_layer_norm_backward,

@@ -2,3 +2,4 @@
 TITLE = "用纯 Python 写 ReLU"
 CHECKER = "check_relu"
 CHAPTER = "ch02_why_normalize"
+IN_PAGE = True
