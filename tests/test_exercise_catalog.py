@@ -91,7 +91,7 @@ def test_chapter_cells(stem):
         task, template, check, hint, solution = cells[5 * (n - 1): 5 * n]
         assert task.cell_type == "markdown" and task.source.startswith(f"### 练习 {n}：{ex.title}\n")
         assert template.cell_type == "code" and template.source == ex.template
-        assert template.metadata["tags"] == ["exercise-template"]
+        assert template.metadata["tags"] == ["exercise-template"] + (["inpage-exercise"] if ex.in_page else [])
         assert check.cell_type == "code" and check.source == ex.check
         assert check.metadata["tags"] == ["exercise-check"]
         assert hint.cell_type == "markdown"

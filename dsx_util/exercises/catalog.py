@@ -106,7 +106,8 @@ def _cell_source(ex, n):
 def chapter_cells(chapter_stem):
     """生成放在该章 “## 练习” 单元格之后的全部单元格（nbformat v4 单元格列表）。
 
-    每道练习依次是：题目（markdown）、模板（代码，标签 exercise-template）、检查（代码，标签 exercise-check）、
+    每道练习依次是：题目（markdown）、模板（代码，标签 exercise-template；纯 Python 练习另加 inpage-exercise，
+    网页上就地变成编辑器，见 tools/dsx_inpage.py）、检查（代码，标签 exercise-check）、
     折叠的提示（markdown）、参考答案（代码，标签 hide-output 与 exercise-solution：书中输出折叠，
     笔记本里运行后才显示）。
     """
@@ -121,7 +122,8 @@ def chapter_cells(chapter_stem):
         src = _cell_source(ex, n)
         cells += [
             md(src["task"], metadata={"exercise_id": ex.id}),
-            code(ex.template, metadata={"tags": ["exercise-template"], "exercise_id": ex.id}),
+            code(ex.template, metadata={"tags": ["exercise-template"] + (["inpage-exercise"] if ex.in_page else []),
+                                        "exercise_id": ex.id}),
             code(ex.check, metadata={"tags": ["exercise-check"], "exercise_id": ex.id}),
             md(src["hint"], metadata={"exercise_id": ex.id}),
             code(src["solution"], metadata={"tags": ["hide-output", "exercise-solution"], "exercise_id": ex.id}),
