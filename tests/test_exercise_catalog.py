@@ -93,7 +93,7 @@ def test_chapter_cells(stem):
         assert template.cell_type == "code" and template.source == ex.template
         assert template.metadata["tags"] == ["exercise-template"] + (["inpage-exercise"] if ex.in_page else [])
         assert check.cell_type == "code" and check.source == ex.check
-        assert check.metadata["tags"] == ["exercise-check"]
+        assert check.metadata["tags"] == ["exercise-check"] + (["remove-output"] if ex.in_page else [])
         assert hint.cell_type == "markdown"
         assert hint.source.startswith("<details><summary>提示</summary>\n\n") and hint.source.endswith("\n\n</details>")
         assert solution.cell_type == "code" and solution.metadata["tags"] == ["hide-output", "exercise-solution"]

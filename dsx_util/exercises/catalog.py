@@ -107,7 +107,8 @@ def chapter_cells(chapter_stem):
     """生成放在该章 “## 练习” 单元格之后的全部单元格（nbformat v4 单元格列表）。
 
     每道练习依次是：题目（markdown）、模板（代码，标签 exercise-template；纯 Python 练习另加 inpage-exercise，
-    网页上就地变成编辑器，见 tools/dsx_inpage.py）、检查（代码，标签 exercise-check）、
+    网页上就地变成编辑器，见 tools/dsx_inpage.py）、检查（代码，标签 exercise-check；网页练习的检查单元格
+    另加 remove-output：网页上由「运行并检查」给出反馈，不显示构建时“还没有完成”的输出）、
     折叠的提示（markdown）、参考答案（代码，标签 hide-output 与 exercise-solution：书中输出折叠，
     笔记本里运行后才显示）。
     """
@@ -124,7 +125,8 @@ def chapter_cells(chapter_stem):
             md(src["task"], metadata={"exercise_id": ex.id}),
             code(ex.template, metadata={"tags": ["exercise-template"] + (["inpage-exercise"] if ex.in_page else []),
                                         "exercise_id": ex.id}),
-            code(ex.check, metadata={"tags": ["exercise-check"], "exercise_id": ex.id}),
+            code(ex.check, metadata={"tags": ["exercise-check"] + (["remove-output"] if ex.in_page else []),
+                                     "exercise_id": ex.id}),
             md(src["hint"], metadata={"exercise_id": ex.id}),
             code(src["solution"], metadata={"tags": ["hide-output", "exercise-solution"], "exercise_id": ex.id}),
         ]
