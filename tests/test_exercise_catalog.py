@@ -8,7 +8,7 @@ import nbformat
 import pytest
 
 import dsx_util.exercises as exercises
-from conftest import chapter_paths
+from conftest import BOOK, chapter_paths
 from dsx_util.exercises.catalog import EXERCISES, TODO, chapter_cells, exercises_for, show_solution
 
 IDS = [ex.id for ex in EXERCISES]
@@ -197,7 +197,7 @@ def test_solution_and_template_are_importable_modules(ex):
 @pytest.mark.parametrize("stem", sorted({ex.chapter for ex in EXERCISES}))
 def test_exercise_names_do_not_shadow_chapter_names(stem):
     """练习要写的函数名不能和本章正文里定义的名字相同：学习者运行模板时会覆盖正文的定义。"""
-    nb = nbformat.read(f"book/{stem}.ipynb", as_version=4)
+    nb = nbformat.read(BOOK / f"{stem}.ipynb", as_version=4)
     defined = set()
     for cell in nb.cells:
         if "exercises" in cell.metadata.get("tags", []):

@@ -104,18 +104,16 @@
   }
 
   async function run(box) {
+    const starting = startWorker(box).then(() => null, (err) => err);   // 与编辑器同时加载
     const st = await edit(box);
-    const t0 = performance.now();
-    try {
-      await startWorker(box);
-    } catch (err) {
+    const failed = await starting;
+    if (failed) {
       worker = null;
-      say(box, "fail", "浏览器里的 Python 加载失败：" + esc(String(err.message || err)) + "。请刷新页面后再试。");
+      say(box, "fail", "浏览器里的 Python 加载失败：" + esc(String(failed.message || failed)) + "。请刷新页面后再试。");
       return;
     }
     say(box, "busy", "正在运行并检查…");
     const out = await check(st.cm.getValue(), box);
-    box.dataset.lastMs = String(Math.round(performance.now() - t0));
     if (out.timeout) {
       say(box, "fail", `✗ 运行超过 ${LIMIT_MS / 1000} 秒，已停止（可能有死循环）。页面没有受影响，改好代码后可以再次运行。` +
           ' <code>page_timeout</code>');
