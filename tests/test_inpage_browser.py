@@ -70,6 +70,7 @@ def test_in_page_exercise(ex, offline_page, site_url):
     ids = [boxes.nth(i).get_attribute("data-exercise") for i in range(boxes.count())]
     n = ids.index(ex.id)
     assert "不需要安装" in _feedback(page, n).inner_text()    # 没试过之前：中性的说明，不是红色的失败
+    assert _feedback(page, n).get_attribute("class") == "dsx-inpage-feedback"
     loaded = [u for u in page.context.requests if any(f in u for f in FEATURE_FILES)]
     assert loaded == [], f"只读的页面不应加载网页练习的文件：{loaded}"
 
@@ -144,3 +145,18 @@ def test_tab_indents_in_the_editor(offline_page, site_url):
     page.keyboard.type("pass")
     assert page.evaluate("document.querySelector('.dsx-inpage-code .CodeMirror').CodeMirror.getValue()") == "    pass"
     assert page.evaluate("document.activeElement.closest('.CodeMirror') !== null")   # 焦点还在编辑器里
+
+
+def test_site_ships_the_same_checker_and_the_pinned_runtime():
+    """网页载入的检查器就是 dsx_util 里的那一份；Pyodide 是 package.json 里钉住的版本，文件在本站。"""
+    import json
+    from pathlib import Path
+
+    from conftest import ROOT, html_dir
+    from dsx_util.exercises import pure_checks
+    static = html_dir() / "_static"
+    assert (static / "dsx_inpage" / "pure_checks.py").read_bytes() == Path(pure_checks.__file__).read_bytes()
+    pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+    lock = json.loads((static / "pyodide" / "pyodide-lock.json").read_text())
+    assert lock["info"]["version"] == pinned
+    assert (static / "pyodide" / "pyodide.asm.wasm").stat().st_size > 1_000_000
