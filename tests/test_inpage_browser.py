@@ -160,3 +160,19 @@ def test_site_ships_the_same_checker_and_the_pinned_runtime():
     lock = json.loads((static / "pyodide" / "pyodide-lock.json").read_text())
     assert lock["info"]["version"] == pinned
     assert (static / "pyodide" / "pyodide.asm.wasm").stat().st_size > 1_000_000
+
+
+def test_generic_failures_same_in_page_and_cpython(offline_page, site_url):
+    """语法错误、函数名不对、抛出异常、函数里的死循环（检查器自己的时间限制）：页面与 CPython 的代码和说明相同。"""
+    from inpage_cases import GENERIC
+    ex = next(ex for ex in IN_PAGE if ex.id == "ch04-layer-norm-rows")
+    page = offline_page
+    page.goto(f"{site_url}book/{ex.chapter}.html")
+    for code, template in GENERIC.items():
+        source = template.replace("{entry}", ex.entry)
+        _set_code(page, 0, source)
+        text = _run(page, 0)
+        expected = run_source(source, ex.checker, ex.entry)
+        assert expected["codes"] == [code]
+        assert code in text and expected["messages"][0] in text, (code, text)
+    assert page.context.external == [] and page.context.errors == []
