@@ -1,5 +1,5 @@
 """让每个章节笔记本保持统一：第一个单元格是标准的环境设置单元格，「## 练习」之后的单元格由
-dsx_util/exercises/catalog.py 生成（练习只在那里维护），输出与执行计数全部清空。
+dsx_util/exercises/items/ 里的练习文件生成（练习只在那里维护），输出与执行计数全部清空。
 
 python tools/nbsync.py          # 就地修正
 python tools/nbsync.py --check  # 只检查，有不一致就退出码 1（测试用）
@@ -97,7 +97,7 @@ def sync(path, check=False):
             cell.source = EXERCISES_INTRO
     from dsx_util.exercises.catalog import fill_exercises
     if fill_exercises(nb, Path(path).stem):
-        problems.append("练习单元格与 dsx_util/exercises/catalog.py 不一致")
+        problems.append("练习单元格与 dsx_util/exercises/items/ 里的练习不一致")
     for cell in nb.cells:
         if cell.cell_type == "code" and (cell.outputs or cell.execution_count):
             problems.append("有未清空的输出")
