@@ -43,8 +43,13 @@ def python_prose(source):
         tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return [source]
-    return [t.string for t in tokens if t.type in (tokenize.COMMENT, tokenize.STRING)
-            or t.type == getattr(tokenize, "FSTRING_MIDDLE", -1)]
+    texts = []
+    for t in tokens:
+        if t.type == tokenize.STRING and re.match(r"[rRbB]?[fF]", t.string):
+            texts.append(re.sub(r"\{[^{}]*\}", "", t.string))      # f 字符串里的 {表达式} 是代码，不是文字
+        elif t.type in (tokenize.COMMENT, tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", -1)):
+            texts.append(t.string)
+    return texts
 
 
 @lru_cache(maxsize=None)
@@ -172,7 +177,7 @@ def test_every_equation_reference_resolves():
 
 SHAPE = re.compile(r"[\[(]\s*\w{1,4}(?:\s*,\s*\w{1,4})*\s*,\s*(?:\w{1,4}\s*)?[\])]")
 AXIS_LETTERS = {"N", "D", "n", "d", "C", "E"}
-MATH_AXIS = re.compile(r"(?<![\\A-Za-z{])([NnDd])(?![A-Za-z])")
+MATH_AXIS = re.compile(r"(?<![\\A-Za-z])([NnDd])(?![A-Za-z])")
 TEXT_AXIS = re.compile(r"(?<![A-Za-z0-9_.\\$-])([NDn])(?![A-Za-z0-9_(（])")
 BLOCK_COUNT_OK = {"ch01_gpt_architecture", "ch09_pre_post_ln", "dsx_util/gpt.py"}
 
@@ -235,8 +240,8 @@ def test_italic_checker_catches_seeded_errors():
 
 
 def test_no_italics_in_chinese_markdown():
-    problems = [f"{p.stem}: *{s}*" for p in CHAPTERS for c in notebook(p).cells if c.cell_type == "markdown"
-                for s in cjk_italics(c.source)]
+    problems = [f"{p.stem} 单元格 {i}: *{s}*" for p in CHAPTERS for i, c in enumerate(notebook(p).cells)
+                if c.cell_type == "markdown" for s in cjk_italics(c.source)]
     problems += [f"book/index.md: *{s}*" for s in cjk_italics((ROOT / "book" / "index.md").read_text("utf-8"))]
     assert problems == [], "中文不用斜体，强调用 **粗体**：\n" + "\n".join(problems)
 
@@ -274,8 +279,8 @@ def test_e_notation_checker_catches_seeded_errors():
 
 
 def test_numbers_in_prose_are_not_in_e_notation():
-    problems = [f"{p.stem}: {s}" for p in CHAPTERS for c in notebook(p).cells if c.cell_type == "markdown"
-                for s in e_notation(c.source)]
+    problems = [f"{p.stem} 单元格 {i}: {s}" for p in CHAPTERS for i, c in enumerate(notebook(p).cells)
+                if c.cell_type == "markdown" for s in e_notation(c.source)]
     problems += [f"book/index.md: {s}" for s in e_notation((ROOT / "book" / "index.md").read_text("utf-8"))]
     assert problems == [], "正文里的数字写成 1.2×10⁻⁷（glue 用 dsx_util.sci），不写 1.2e-07：\n" + "\n".join(problems)
 
@@ -325,3 +330,65 @@ def test_every_glued_value_is_used_by_the_prose(run_chapter, path):
     names = glued_values(nb)
     markdown = [c.source for c in notebook(path).cells if c.cell_type == "markdown"]
     assert unused_glue(names, markdown) == [], "这些值算出来了，正文却没有用到（删掉，或在正文里引用）"
+
+
+def rendered_glue(markdown, glued):
+    """正文里每个 glue 引用在网页上显示成的文字（与 myst-nb 的规则相同）：[(名字, 文字)]。"""
+    from myst_nb.core.variables import format_plain_text
+    out = []
+    for m in re.finditer(r"\{glue(?::(\w+))?\}`([\w.-]+)(?::([^`]*))?`", markdown):
+        role, name, spec = m.group(1) or "any", m.group(2), m.group(3) or ""
+        bundle = glued.get(name)
+        if bundle is None:
+            continue
+        if role == "md":
+            out.append((name, bundle.get("text/markdown", "")))
+        else:
+            out.append((name, format_plain_text(bundle.get("text/plain", ""), spec)))
+    return out
+
+
+def glued_bundles(nb):
+    """{名字: mime 字典}：与 conftest.glued_values 相同，但保留每种格式（text/plain、text/markdown）。"""
+    bundles = {}
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            meta = out.get("metadata", {}).get("scrapbook")
+            if meta and "name" in meta:
+                prefix = meta.get("mime_prefix", "")
+                bundles[meta["name"]] = {k[len(prefix):]: v for k, v in out.get("data", {}).items()
+                                         if k.startswith(prefix)}
+    return bundles
+
+
+def test_rendered_glue_checker_catches_seeded_errors():
+    glued = {"a": {"text/plain": "1e-06"}, "b": {"text/plain": "3.0991e-07", "text/markdown": "3.1×10⁻⁷"},
+             "c": {"text/plain": "0.99951"}}
+    shown = rendered_glue("{glue:text}`a` {glue:text}`b:.1e` {glue:md}`b` {glue:text}`c:.4f`", glued)
+    assert [s for _, s in shown] == ["1e-06", "3.1e-07", "3.1×10⁻⁷", "0.9995"]
+    assert [s for _, s in shown if E_NUMBER.search(s)] == ["1e-06", "3.1e-07"]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_glued_numbers_are_not_shown_in_e_notation(run_chapter, path):
+    nb, _, _ = run_chapter(path.stem)
+    glued = glued_bundles(nb)
+    shown = [(name, s) for c in notebook(path).cells if c.cell_type == "markdown"
+             for name, s in rendered_glue(c.source, glued)]
+    assert [(name, s) for name, s in shown if E_NUMBER.search(s)] == [], \
+        "正文里显示成了 e 记数法：用 dsx_util.sci(值) glue，正文写 {glue:md}`名字`"
+
+
+def test_sci_writes_powers_of_ten():
+    from dsx_util import sci
+    assert str(sci(3.0991e-07)) == "3.1×10⁻⁷"
+    assert str(sci(1e-6, 0)) == "1×10⁻⁶"
+    assert str(sci(12345.0, 2)) == "1.23×10⁴"
+    assert str(sci(2.5)) == "2.5"
+    value = sci(3.0991e-07)
+    assert value == 3.0991e-07 and repr(value) == "3.0991e-07"      # 测试读出的仍是原来的数
+    assert value._repr_markdown_() == "3.1×10⁻⁷"
+    with pytest.raises(ValueError, match="需要一个数"):
+        sci("很小")
+    with pytest.raises(ValueError, match="digits"):
+        sci(1.0, digits=-1)
