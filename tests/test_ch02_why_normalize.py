@@ -82,3 +82,10 @@ def test_layernorm_keeps_gradients_balanced(chapter):
     assert plain_ratio > 1e3          # 无层归一化：第一层的梯度小了几个数量级（梯度消失）
     assert 0.1 < ln_ratio < 10        # 有层归一化：首尾两层的梯度在同一数量级
     assert value(chapter, "ch02_grad_first_ln") > 1e3 * value(chapter, "ch02_grad_first_plain")
+
+
+def test_every_block_with_layernorm_has_unit_scale(chapter):
+    # 正文说“每块都在 min 到 max 之间”：两端都要接近 1
+    assert value(chapter, "ch02_std_ln_min") == pytest.approx(1.0, abs=0.02)
+    assert value(chapter, "ch02_std_ln_max") == pytest.approx(1.0, abs=0.02)
+    assert value(chapter, "ch02_std_ln_min") <= value(chapter, "ch02_std_last_ln") <= value(chapter, "ch02_std_ln_max")
