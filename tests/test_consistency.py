@@ -84,8 +84,8 @@ def all_texts():
 
 
 def prose_segments(kind, text):
-    """(种类, 片段)：Markdown 按 split_markdown 切开；注释和字符串整体算作正文。"""
-    return split_markdown(text) if kind == "markdown" else [("text", text)]
+    """(种类, 片段)：Markdown 与 Python 的注释、字符串都按 split_markdown 切开（字符串里也常有 `代码` 和 $公式$）。"""
+    return split_markdown(text)
 
 
 # ---------------------------------------------------------------- 公式编号
@@ -179,6 +179,7 @@ SHAPE = re.compile(r"[\[(]\s*\w{1,4}(?:\s*,\s*\w{1,4})*\s*,\s*(?:\w{1,4}\s*)?[\]
 AXIS_LETTERS = {"N", "D", "n", "d", "C", "E"}
 MATH_AXIS = re.compile(r"(?<![\\A-Za-z])([NnDd])(?![A-Za-z])")
 TEXT_AXIS = re.compile(r"(?<![A-Za-z0-9_.\\$-])([NDn])(?![A-Za-z0-9_(（])")
+CALL = re.compile(r"[A-Za-z_]\w*\([^()\n]*\)")
 BLOCK_COUNT_OK = {"ch01_gpt_architecture", "ch09_pre_post_ln", "dsx_util/gpt.py"}
 
 
@@ -187,6 +188,7 @@ def bad_symbols(kind, text, where=""):
     allow_n = any(where.startswith(w) for w in BLOCK_COUNT_OK)
     bad = []
     for seg_kind, seg in prose_segments(kind, text):
+        seg = CALL.sub("", seg)          # f(a, n)、def g(x, n): 里的是代码的参数名，不是符号
         for m in SHAPE.finditer(seg):
             if {e.strip() for e in m.group()[1:-1].split(",")} & AXIS_LETTERS:
                 bad.append(m.group())
@@ -208,6 +210,8 @@ def test_symbol_checker_catches_seeded_errors():
     assert bad_symbols("python", "两者形状都是 (D,)") == ["(D,)", "D"]
     assert bad_symbols("markdown", "$N$ 个 Transformer 块", where="ch01_gpt_architecture") == []
     assert bad_symbols("markdown", "$N$ 个 Transformer 块", where="ch08_rmsnorm") == ["N"]
+    assert bad_symbols("python", "def to_biased(var_unbiased, n):\n    # 无偏方差（除以 n-1）换算成有偏方差") == ["n"]
+    assert bad_symbols("python", "x.view(N, D) 之后") == []
     ok = "形状 `[B, T, H]`、[B, H]；$\\frac{1}{H}\\sum_{i=1}^{H} x_i$，$\\ln 16$，$\\delta_{ij}$，NaN，N(0, 1) 分布"
     assert bad_symbols("markdown", ok) == []
 
