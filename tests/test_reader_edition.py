@@ -115,7 +115,11 @@ def test_links_point_at_existing_web_pages(path):
     base = f"https://{owner.lower()}.github.io/{repo}/"
     reader = "\n".join(c.source for c in reader_nb(path).cells if c.cell_type == "markdown")
     links = re.findall(r"\]\((" + re.escape(base) + r"[^)#]*)", reader)
-    n_refs = sum(len(re.findall(r"\{(?:doc|ref|numref)\}`", c.source)) for c in nbformat.read(path, as_version=4).cells)
+    source = "\n".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown")
+    # {doc}/{ref}/{numref} 都变成链接；{eq} 只有引用别的章节的公式时才是链接（本章的公式就在眼前）
+    own_labels = set(re.findall(r"\$\$[ \t]*\(([^()\s]+)\)", source))
+    n_refs = len(re.findall(r"\{(?:doc|ref|numref)\}`", source))
+    n_refs += sum(1 for label in re.findall(r"\{eq\}`([^`]+)`", source) if label not in own_labels)
     assert len(links) == n_refs, f"{path.stem}：{n_refs} 处交叉引用应变成 {n_refs} 个网页链接，实际 {len(links)} 个"
     for link in links:
         assert (html_dir() / link[len(base):]).exists(), f"{path.stem}：链接 {link} 在网页版里没有对应的页面"
