@@ -1,0 +1,220 @@
+"""PDF 版：把整本书打印成一个中文 PDF（make pdf 运行它）。
+
+路线：Sphinx 的 singlehtml 构建器把全书渲染成一页 HTML（与网页版同一份源文件、同一个执行缓存
+_build/.jupyter_cache，网页版是最新的时候不会再执行任何一章），再由 Debian 的 chromium（Playwright 驱动）
+打印成 PDF：公式等 MathJax 排好版后再打印（构建时已排好版的公式直接打印），书签来自各级标题（tagged PDF），
+页码在页脚。版面改造在 tools/pdf/prepare.js，打印样式在 tools/pdf/print.css，只用于 PDF。
+
+打印两遍：第一遍得到各章各节所在的页码（从 PDF 书签读出），填进目录后再打印第二遍。
+结果：_build/pdf/gpt-layernorm.pdf；若网页版已构建，再复制一份到 _build/html/，首页的链接指向它。
+"""
+import argparse
+import base64
+import functools
+import http.server
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import tomllib
+from pathlib import Path
+from urllib.parse import urlparse
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent / "pdf"
+BUILD = ROOT / "_build"
+SINGLE = BUILD / "singlehtml"
+OUT_DIR = BUILD / "pdf"
+NAME = "gpt-layernorm"          # 首页 book/index.md 的下载链接用的也是这个文件名
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-extensions"]
+TEXT_WIDTH_PX = 650              # A4 宽 210 mm 减去左右页边距各 18 mm ≈ 174 mm ≈ 657 CSS 像素
+SCREENSHOT_SCALE = 3             # 探索器截图的像素密度：3 倍 CSS 像素 ≈ 288 dpi
+MARGIN = {"top": "20mm", "bottom": "18mm", "left": "18mm", "right": "18mm"}
+FONT = "font-family:'Noto Sans CJK SC',sans-serif;font-size:8px;color:#666;width:100%;margin:0 18mm;"
+
+
+def pdf_path():
+    return OUT_DIR / f"{NAME}.pdf"
+
+
+def book_info():
+    """书名、作者、版本号（pyproject.toml）与网页版地址（由 _config.yml 的 repository.url 推出）。"""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    url = config["repository"]["url"].rstrip("/")
+    owner, repo = urlparse(url).path.strip("/").split("/")[:2]
+    if repo.endswith(".git"):
+        repo = repo[:-4]
+    return {"title": config["title"], "author": config.get("author", ""), "version": version,
+            "site": f"https://{owner.lower()}.github.io/{repo}/"}
+
+
+def build_singlehtml():
+    """jupyter-book 的 singlehtml 构建；返回日志。执行缓存与网页版共用。"""
+    jb = Path(sys.executable).with_name("jupyter-book")
+    done = subprocess.run([str(jb), "build", str(ROOT), "--builder", "singlehtml", "-W", "-n", "--keep-going"],
+                          capture_output=True, text=True, cwd=ROOT)
+    log = done.stdout + done.stderr
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    (OUT_DIR / "singlehtml.log").write_text(log, encoding="utf-8")
+    if done.returncode != 0:
+        raise SystemExit(f"单页 HTML 构建失败（返回码 {done.returncode}），日志见 {OUT_DIR / 'singlehtml.log'}：\n"
+                         + log[-3000:])
+    return log
+
+
+def executed_chapters(log):
+    """日志里真正执行过的章节（缓存命中的不算）。"""
+    return re.findall(r"(\S+\.ipynb): Executing notebook", log)
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def _serve(root):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def _toc_pages(pdf_file):
+    """PDF 书签前两级的 (标题, 页码)，按出现顺序。"""
+    from pypdf import PdfReader
+    reader = PdfReader(str(pdf_file))
+    found = []
+
+    def walk(items, depth):
+        for item in items:
+            if isinstance(item, list):
+                if depth < 2:
+                    walk(item, depth + 1)
+            else:
+                found.append((item.title.strip(), reader.get_destination_page_number(item) + 1))
+    walk(reader.outline, 0)
+    return found
+
+
+def _fill_toc(page, outline):
+    """按顺序把书签的页码填进目录：目录条目与书签标题逐个对上。"""
+    return page.evaluate("""(outline) => {
+        let k = 0, filled = 0;
+        for (const a of document.querySelectorAll(".dsx-toc a")) {
+            const title = a.querySelector(".dsx-toc-title").textContent.trim();
+            let j = k;
+            while (j < outline.length && outline[j][0] !== title) j++;
+            if (j < outline.length) { a.querySelector(".dsx-toc-page").textContent = String(outline[j][1]); k = j + 1; filled++; }
+        }
+        return filled;
+    }""", outline)
+
+
+def _print(page, target, info):
+    header = f'<div style="{FONT}text-align:right">{info["title"]}</div>'
+    footer = f'<div style="{FONT}text-align:center"><span class="pageNumber"></span></div>'
+    page.pdf(path=str(target), format="A4", print_background=True, margin=MARGIN, outline=True, tagged=True,
+             display_header_footer=True, header_template=header, footer_template=footer)
+
+
+def print_pdf(html_root, target):
+    """在 chromium 里打开单页 HTML，改造版面，打印两遍（第二遍带目录页码）。返回 (站外请求列表, 探索器数)。"""
+    from playwright.sync_api import sync_playwright
+    info = book_info()
+    server = _serve(html_root)
+    local = f"127.0.0.1:{server.server_address[1]}"
+    external = []
+
+    def on_route(route):
+        url = route.request.url
+        if urlparse(url).netloc == local or url.startswith(("data:", "blob:", "about:")):
+            route.continue_()
+        else:
+            external.append(url)
+            route.abort()
+
+    opts = {"title": info["title"], "subtitle": "PDF 版", "tocTitle": "目录", "prefaceTitle": "前言",
+            "meta": [info["author"], f"版本 {info['version']}", f"网页版（含交互探索器）：{info['site']}"],
+            "solutionsTitle": "附录：练习参考答案",
+            "solutionsIntro": "各章练习的参考答案集中在这里。先自己做，再用检查单元格核对，最后才来看答案。",
+            "solutionRef": "参考答案见书末附录："}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            context = browser.new_context(viewport={"width": TEXT_WIDTH_PX, "height": 900},
+                                          device_scale_factor=SCREENSHOT_SCALE, locale="zh-CN",
+                                          color_scheme="light")
+            page = context.new_page()
+            page.route("**/*", on_route)
+            page.goto(f"http://{local}/book/index.html", wait_until="load")
+            # 运行时排版的公式（MathJax）要等它排完；构建时已排好版的页面没有 MathJax，直接继续
+            page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
+            page.emulate_media(media="print")
+            explorers = page.evaluate((HERE / "prepare.js").read_text(encoding="utf-8"), opts)
+            page.add_style_tag(content=(HERE / "print.css").read_text(encoding="utf-8"))
+            page.evaluate("async () => { await document.fonts.ready; }")
+            _replace_explorers(page, explorers, info["site"])
+            page.wait_for_function("[...document.images].every((i) => i.complete)")
+            _print(page, target, info)
+            filled = _fill_toc(page, _toc_pages(target))
+            _print(page, target, info)
+            browser.close()
+    finally:
+        server.shutdown()
+    return external, len(explorers), filled
+
+
+def _replace_explorers(page, explorers, site):
+    """每个探索器截成默认状态的静态图，下面一行写明网页版的地址。"""
+    for x in explorers:
+        shot = page.locator(f'.dsx-explorer[data-pdf-index="{x["index"]}"]').screenshot(type="png")
+        url = site + (x["doc"] + ".html" if x["doc"] else "")
+        page.evaluate("""([index, src, url]) => {
+            const old = document.querySelector(`.dsx-explorer[data-pdf-index="${index}"]`);
+            const width = old.getBoundingClientRect().width;
+            const fig = document.createElement("figure");
+            fig.className = "dsx-explorer-figure";
+            const img = document.createElement("img");
+            img.src = src; img.alt = "交互探索器的默认状态"; img.style.width = width + "px";
+            const cap = document.createElement("figcaption");
+            cap.append("上图是交互探索器的默认状态。拖动滑块、实时计算的版本在网页版：");
+            const a = document.createElement("a");
+            a.href = url; a.textContent = url;
+            cap.append(a);
+            fig.append(img, cap);
+            old.replaceWith(fig);
+        }""", [x["index"], "data:image/png;base64," + base64.b64encode(shot).decode(), url])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--skip-html", action="store_true", help="不重新构建单页 HTML，直接打印已有的 _build/singlehtml")
+    args = parser.parse_args(argv)
+    t0 = time.perf_counter()
+    if not args.skip_html:
+        log = build_singlehtml()
+        ran = executed_chapters(log)
+        print(f"单页 HTML：{time.perf_counter() - t0:.1f} s；执行了 {len(ran)} 章" +
+              ("（执行缓存全部命中）" if not ran else f"：{', '.join(Path(r).stem for r in ran)}"))
+    t1 = time.perf_counter()
+    target = pdf_path()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    external, n_explorers, filled = print_pdf(SINGLE, target)
+    if external:
+        raise SystemExit(f"打印时页面请求了站外资源（PDF 版必须离线构建）：{external[:5]}")
+    print(f"打印 PDF：{time.perf_counter() - t1:.1f} s；{n_explorers} 个探索器换成了静态图；目录填了 {filled} 个页码")
+    html = BUILD / "html"
+    if (html / "index.html").exists():
+        shutil.copy2(target, html / target.name)
+        print(f"已复制到网页版：{html / target.name}")
+    print(f"PDF：{target}（{target.stat().st_size / 1e6:.2f} MB）")
+
+
+if __name__ == "__main__":
+    main()
