@@ -124,10 +124,14 @@ def _print(page, target, info):
 
 
 def print_pdf(html_root, target):
-    """在 chromium 里打开单页 HTML，改造版面，打印两遍（第二遍带目录页码）。返回 (站外请求列表, 探索器数)。"""
+    """在 chromium 里打开单页 HTML，改造版面，打印两遍（第二遍带目录页码）。返回 (站外请求, 探索器数, 目录页码数)。"""
     from playwright.sync_api import sync_playwright
     info = book_info()
+    # singlehtml 把页面写在 book/index.html，里面的 _static/、_images/ 却是相对站点根目录写的：放到根目录再打开
+    entry = html_root / "dsx-print.html"
+    shutil.copy2(html_root / "book" / "index.html", entry)
     server = _serve(html_root)
+    missing = []
     local = f"127.0.0.1:{server.server_address[1]}"
     external = []
 
@@ -152,7 +156,12 @@ def print_pdf(html_root, target):
                                           color_scheme="light")
             page = context.new_page()
             page.route("**/*", on_route)
-            page.goto(f"http://{local}/book/index.html", wait_until="load")
+            # singlehtml 不生成搜索索引 searchindex.js（打印用不到搜索），其余引用的文件都必须存在
+            page.on("response", lambda r: missing.append(r.url)
+                    if r.status >= 400 and not r.url.endswith("/searchindex.js") else None)
+            page.goto(f"http://{local}/{entry.name}", wait_until="load")
+            if missing:
+                raise SystemExit(f"单页 HTML 引用的文件缺失（{len(missing)} 个），例如：{missing[:3]}")
             # 运行时排版的公式（MathJax）要等它排完；构建时已排好版的页面没有 MathJax，直接继续
             page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
             page.emulate_media(media="print")
