@@ -12,6 +12,7 @@ import argparse
 import base64
 import functools
 import http.server
+import logging
 import re
 import shutil
 import subprocess
@@ -85,35 +86,53 @@ def _serve(root):
     return server
 
 
-def _toc_pages(pdf_file):
-    """PDF 书签前两级的 (标题, 页码)，按出现顺序。"""
+def _heading_pages(pdf_file, count):
+    """chromium 为每个标题按文档顺序生成一个书签（tagged PDF）；读出它们的 (页序号, left, top)。"""
     from pypdf import PdfReader
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # chromium 的交叉引用表尾数目偏小，pypdf 会提示但能正确读
     reader = PdfReader(str(pdf_file))
     found = []
 
-    def walk(items, depth):
+    def walk(items):
         for item in items:
             if isinstance(item, list):
-                if depth < 2:
-                    walk(item, depth + 1)
+                walk(item)
             else:
-                found.append((item.title.strip(), reader.get_destination_page_number(item) + 1))
-    walk(reader.outline, 0)
+                found.append((reader.get_destination_page_number(item), item.left, item.top))
+    walk(reader.outline)
+    if len(found) != count:
+        raise SystemExit(f"chromium 生成的书签有 {len(found)} 个，页面上的标题有 {count} 个，对不上，无法填写目录页码。")
     return found
 
 
-def _fill_toc(page, outline):
-    """按顺序把书签的页码填进目录：目录条目与书签标题逐个对上。"""
-    return page.evaluate("""(outline) => {
-        let k = 0, filled = 0;
-        for (const a of document.querySelectorAll(".dsx-toc a")) {
-            const title = a.querySelector(".dsx-toc-title").textContent.trim();
-            let j = k;
-            while (j < outline.length && outline[j][0] !== title) j++;
-            if (j < outline.length) { a.querySelector(".dsx-toc-page").textContent = String(outline[j][1]); k = j + 1; filled++; }
-        }
-        return filled;
-    }""", outline)
+def _fill_toc(page, pages):
+    """把每个目录条目所指标题的页码（从 1 数）填进目录；返回填了几个。"""
+    return page.evaluate("""(pages) => {
+        const links = [...document.querySelectorAll(".dsx-toc a[data-heading]")];
+        for (const a of links) a.querySelector(".dsx-toc-page").textContent = String(pages[Number(a.dataset.heading)] + 1);
+        return links.length;
+    }""", [p[0] for p in pages])
+
+
+def _write_outline(pdf_file, headings, pages, max_level=3):
+    """用页面上的标题文字重建书签（chromium 的书签标题有时重复、会丢掉标题里的公式）：章、节、小节三级。"""
+    from pypdf import PdfWriter
+    from pypdf.generic import Fit
+    writer = PdfWriter(clone_from=str(pdf_file))
+    del writer.root_object["/Outlines"]
+    stack = []
+    for heading, (index, left, top) in zip(headings, pages):
+        level = heading["level"]
+        if level > max_level:
+            continue
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        parent = stack[-1][1] if stack else None
+        item = writer.add_outline_item(title=heading["title"], page_number=index, parent=parent,
+                                       fit=Fit.xyz(left, top))
+        stack.append((level, item))
+    writer.page_mode = "/UseOutlines"
+    writer.write(str(pdf_file))
 
 
 def _print(page, target, info):
@@ -165,17 +184,27 @@ def print_pdf(html_root, target):
             # 运行时排版的公式（MathJax）要等它排完；构建时已排好版的页面没有 MathJax，直接继续
             page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
             page.emulate_media(media="print")
-            explorers = page.evaluate((HERE / "prepare.js").read_text(encoding="utf-8"), opts)
+            layout = page.evaluate((HERE / "prepare.js").read_text(encoding="utf-8"), opts)
+            explorers, headings = layout["explorers"], layout["headings"]
             page.add_style_tag(content=(HERE / "print.css").read_text(encoding="utf-8"))
             page.evaluate("async () => { await document.fonts.ready; }")
             _replace_explorers(page, explorers, info["site"])
             page.wait_for_function("[...document.images].every((i) => i.complete)")
-            _print(page, target, info)
-            filled = _fill_toc(page, _toc_pages(target))
-            _print(page, target, info)
+            # 第一遍打印只为得到页码；填进目录后再打印，直到页码不再变化（通常第二遍就稳定）
+            pages, filled = None, 0
+            for _ in range(3):
+                _print(page, target, info)
+                fresh = _heading_pages(target, len(headings))
+                if fresh == pages:
+                    break
+                pages = fresh
+                filled = _fill_toc(page, pages)
+            else:
+                raise SystemExit("目录页码打印三遍仍不稳定。")
             browser.close()
     finally:
         server.shutdown()
+    _write_outline(target, headings, pages)
     return external, len(explorers), filled
 
 

@@ -12,9 +12,14 @@
     if (text !== undefined) e.textContent = text;
     return e;
   };
+  // 标题的纯文字（书签与目录用）：公式取其 MathML 的文字（MathJax 运行时排版和构建时排版都带 <math>）
   const headingText = (h) => {
     const copy = h.cloneNode(true);
     copy.querySelectorAll("a.headerlink").forEach((a) => a.remove());
+    copy.querySelectorAll("mjx-container").forEach((m) => {
+      const mml = m.querySelector("math");
+      m.replaceWith(mml ? mml.textContent : m.textContent);
+    });
     return copy.textContent.replace(/\s+/g, " ").trim();
   };
   const retag = (node, tag) => {
@@ -99,6 +104,7 @@
   if (n) main.append(appendix);
 
   // 目录条目：每章（h1）和每节（h2），附录只列标题
+  const tocLinks = [];
   for (const h of main.querySelectorAll(".dsx-chapter h1, .dsx-chapter h2")) {
     const sec = h.closest("section");
     if (!sec || !sec.id || (h.tagName === "H2" && sec.closest("#dsx-solutions"))) continue;
@@ -108,6 +114,7 @@
     a.append(el("span", "dsx-toc-title", headingText(h)), el("span", "dsx-toc-dots"), el("span", "dsx-toc-page", ""));
     li.append(a);
     tocList.append(li);
+    tocLinks.push([a, h]);
   }
 
   // 换掉网页的外框（导航栏、侧栏、页脚），只留正文
@@ -118,10 +125,18 @@
   document.documentElement.dataset.mode = "light";
   document.title = opts.title;
 
+  // 全部标题按文档顺序编号：Python 用它们重建 PDF 书签，并把页码填回目录
+  const headings = [...main.querySelectorAll("h1, h2, h3, h4, h5, h6")].map((h, i) => {
+    h.dataset.pdfHeading = String(i);
+    return { level: Number(h.tagName[1]), title: headingText(h) };
+  });
+  for (const [a, h] of tocLinks) a.dataset.heading = h.dataset.pdfHeading;
+
   // 探索器：交给 Python 截图
-  return [...main.querySelectorAll(".dsx-explorer")].map((x, i) => {
+  const explorers = [...main.querySelectorAll(".dsx-explorer")].map((x, i) => {
     x.dataset.pdfIndex = String(i);
     const box = x.closest(".dsx-chapter");
     return { index: i, doc: box && box.dataset.doc ? box.dataset.doc : "" };
   });
+  return { explorers, headings };
 }
