@@ -73,6 +73,9 @@
   preface.append(root);
   main.append(preface, ...boxes);
 
+  // 网页版首页的「下载 PDF」一行在 PDF 里没有意义
+  main.querySelectorAll(".dsx-pdf-link").forEach((e) => e.remove());
+
   // 提示展开；其余折叠内容（隐藏的输出）也全部展开
   main.querySelectorAll("details").forEach((d) => { d.open = true; });
 

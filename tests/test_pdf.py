@@ -1,0 +1,197 @@
+"""PDF 版（make pdf → tools/build_pdf.py）：与网页版同源、同一份执行结果，内容完整、排版不出界。
+
+模块开始时运行一次完整的 PDF 构建（单页 HTML + chromium 打印），再用 pypdf 和 poppler 的 pdftotext/pdffonts 检查。
+"""
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import BOOK, ROOT, chapter_paths, glued_values
+
+sys.path.insert(0, str(ROOT / "tools"))
+import build_pdf  # noqa: E402
+
+PDF = build_pdf.pdf_path()
+GLUE_TEXT = re.compile(r"\{glue:text\}`([A-Za-z0-9_]+)(?::([^`]*))?`")
+
+
+@pytest.fixture(scope="module")
+def built():
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "build_pdf.py")], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def reader(built):
+    from pypdf import PdfReader
+    return PdfReader(str(PDF))
+
+
+@pytest.fixture(scope="module")
+def text(built):
+    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(PDF), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def squash(s):
+    return re.sub(r"\s+", "", s)
+
+
+def chapter_title(path):
+    """笔记本里第一个一级标题。"""
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] == "markdown":
+            match = re.search(r"^# (.+)$", "".join(cell["source"]), re.M)
+            if match:
+                return match.group(1).strip()
+    raise AssertionError(f"{path.name} 没有一级标题")
+
+
+def top_bookmarks(reader):
+    return [(item.title, reader.get_destination_page_number(item) + 1)
+            for item in reader.outline if not isinstance(item, list)]
+
+
+def cells_tagged(tag):
+    count = 0
+    for path in chapter_paths():
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            count += tag in cell.get("metadata", {}).get("tags", [])
+    return count
+
+
+def test_no_second_execution(built):
+    """单页 HTML 用的是网页版的执行缓存：网页版最新时（make test 先构建网页版）一章也不执行。"""
+    log = (build_pdf.OUT_DIR / "singlehtml.log").read_text(encoding="utf-8")
+    assert "Using cached notebook" in log
+    assert build_pdf.executed_chapters(log) == [], "PDF 构建又执行了这些章节（网页版的执行缓存不是最新的？先运行 make book）"
+
+
+def test_pages_and_cover(reader, text):
+    info = build_pdf.book_info()
+    assert len(reader.pages) > 0
+    cover = reader.pages[0].extract_text()
+    assert squash(info["title"]) in squash(cover) and info["version"] in cover and info["site"] in squash(cover)
+
+
+def test_one_bookmark_per_chapter(reader):
+    """每章恰好一个顶层书签，下面挂着该章各节的书签。"""
+    outline = reader.outline
+    children = {item.title: outline[i + 1] if i + 1 < len(outline) and isinstance(outline[i + 1], list) else []
+                for i, item in enumerate(outline) if not isinstance(item, list)}
+    for path in chapter_paths():
+        title = chapter_title(path)
+        hits = [t for t in children if t == title or re.fullmatch(r"\d+\. " + re.escape(title), t)]
+        assert len(hits) == 1, f"{path.stem}「{title}」的顶层书签有 {len(hits)} 个；顶层书签：{list(children)}"
+        assert len(children[hits[0]]) >= 2, f"「{title}」下面没有各节的书签"
+
+
+def test_chapter_titles_are_text(text):
+    flat = squash(text)
+    for path in chapter_paths():
+        assert squash(chapter_title(path)) in flat, f"PDF 文字里没有章标题「{chapter_title(path)}」"
+
+
+def test_glued_numbers_are_in_the_text(text, built):
+    """正文里每一处 {glue:text} 的值（按网页版同样的格式，取自执行缓存里执行过的笔记本）都出现在 PDF 文字中。"""
+    import nbformat
+    from myst_nb.core.variables import format_plain_text
+    flat = squash(text)
+    checked, missing = 0, []
+    for path in chapter_paths():
+        executed = ROOT / "_build" / "jupyter_execute" / "book" / path.name
+        values = glued_values(nbformat.read(executed, as_version=4))
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            for name, spec in GLUE_TEXT.findall("".join(cell["source"])):
+                shown = squash(format_plain_text(values[name], spec or ""))
+                checked += 1
+                if shown not in flat:
+                    missing.append(f"{name}={shown}")
+    assert checked >= 50, f"只找到 {checked} 处 glue，样本太少"
+    assert missing == [], f"{len(missing)}/{checked} 个 glue 值不在 PDF 文字里：{missing[:10]}"
+
+
+def test_no_raw_markup(text):
+    for raw in (r"\frac", "$$", "{glue", r"\(", r"\[", "{eq}", "{doc}"):
+        assert raw not in text, f"PDF 文字里有未渲染的标记 {raw!r}：…{text[max(0, text.find(raw) - 80):text.find(raw) + 80]}…"
+
+
+def test_fonts_embedded():
+    out = subprocess.run(["pdffonts", str(PDF)], capture_output=True, text=True, check=True).stdout.splitlines()[2:]
+    assert out, "PDF 里没有字体"
+    not_embedded = [line for line in out if line.split()[-5] != "yes"]
+    assert not_embedded == [], not_embedded[:5]
+
+
+def test_no_text_beyond_the_margins():
+    """每页每个词的文字框都在版心之内（左右页边距 18 mm）：代码换行、表格缩进都不出界。"""
+    page_w = 595.92
+    margin = float(build_pdf.MARGIN["left"].removesuffix("mm")) * 72 / 25.4
+    xml = subprocess.run(["pdftotext", "-bbox", str(PDF), "-"], capture_output=True, text=True, check=True).stdout
+    outside = []
+    for page_no, page in enumerate(xml.split("<page ")[1:], start=1):
+        for x0, x1, word in re.findall(r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<',
+                                       page):
+            if float(x0) < margin - 1 or float(x1) > page_w - margin + 1:
+                outside.append(f"第 {page_no} 页：{word}（{float(x0):.0f}–{float(x1):.0f} pt）")
+    assert len(xml.split("<page ")) > 1
+    assert outside == [], f"{len(outside)} 个词超出版心：{outside[:10]}"
+
+
+def test_toc_page_numbers_match_bookmarks(reader):
+    """目录页上每章标题后面的页码，就是该章书签所在的页。"""
+    toc_pages = [i for i, page in enumerate(reader.pages[:8]) if "目录" in page.extract_text()[:40]]
+    assert toc_pages, "前几页里没有目录"
+    toc = subprocess.run(["pdftotext", "-layout", "-f", str(toc_pages[0] + 1), "-l", str(toc_pages[-1] + 1),
+                          str(PDF), "-"], capture_output=True, text=True, check=True).stdout
+    for title, page in top_bookmarks(reader):
+        if title == "目录":
+            continue
+        match = re.search(re.escape(title) + r"\s*\.*\s*(\d+)\s*$", toc, re.M)
+        assert match, f"目录里没有「{title}」"
+        assert int(match.group(1)) == page, f"目录说「{title}」在第 {match.group(1)} 页，书签在第 {page} 页"
+
+
+def test_hints_shown_and_solutions_in_appendix(reader, text):
+    solutions = cells_tagged("exercise-solution")
+    assert solutions > 0
+    appendix = [t for t, _ in top_bookmarks(reader) if "参考答案" in t]
+    assert len(appendix) == 1
+    assert text.count("参考答案见书末附录") == solutions
+    start = text.rfind(appendix[0])
+    assert text[start:].count("参考答案：") == solutions, "附录里的参考答案数与练习的答案单元格数不同"
+    assert "点击展开" not in text  # 没有折叠的内容
+    hints = sum(cell_source.count("<summary>提示</summary>") for cell_source in
+                ("".join(c["source"]) for p in chapter_paths()
+                 for c in json.loads(p.read_text(encoding="utf-8"))["cells"]))
+    assert hints > 0 and text.count("提示") >= hints
+
+
+def test_explorers_are_static_figures_with_the_live_url(text):
+    site = build_pdf.book_info()["site"]
+    calls = {p.stem: sum("_explorer(" in "".join(c["source"]) for c in json.loads(p.read_text(encoding="utf-8"))["cells"]
+                         if c["cell_type"] == "code")
+             for p in chapter_paths()}
+    flat = squash(text)
+    assert sum(calls.values()) > 0
+    assert flat.count("上图是交互探索器的默认状态") == sum(calls.values())
+    for chapter, n in calls.items():
+        assert flat.count(f"{site}book/{chapter}.html") == n, f"{chapter} 的探索器下面应当写明网页版地址"
+
+
+def test_web_edition_links_to_the_pdf(built):
+    index = (BOOK / "index.md").read_text(encoding="utf-8")
+    assert f'href="../{PDF.name}"' in index, "首页应当有一行链接到 PDF（网站根目录下的文件）"
+    html = ROOT / "_build" / "html"
+    if (html / "index.html").exists():
+        assert (html / PDF.name).read_bytes() == PDF.read_bytes()
+        page = (html / "book" / "index.html").read_text(encoding="utf-8")
+        assert f'href="../{PDF.name}"' in page
