@@ -19,12 +19,21 @@ PDF = build_pdf.pdf_path()
 GLUE_TEXT = re.compile(r"\{glue:text\}`([A-Za-z0-9_]+)(?::([^`]*))?`")
 
 
+def cache_records():
+    """执行缓存（与网页版共用）里的记录：{笔记本: (记录号, 内容哈希, 创建时间)}。"""
+    from jupyter_cache import get_cache
+    cache = get_cache(str(ROOT / "_build" / ".jupyter_cache"))
+    return {Path(r.uri).name: (r.pk, r.hashkey, r.created) for r in cache.list_cache_records()}
+
+
 @pytest.fixture(scope="module")
 def built():
+    """完整运行一次 PDF 构建；返回构建前后的执行缓存记录。"""
+    before = cache_records()
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "build_pdf.py")], capture_output=True, text=True,
                           cwd=ROOT)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
-    return done.stdout
+    return before, cache_records()
 
 
 @pytest.fixture(scope="module")
@@ -68,9 +77,12 @@ def cells_tagged(tag):
 
 def test_no_second_execution(built):
     """单页 HTML 用的是网页版的执行缓存：网页版最新时（make test 先构建网页版）一章也不执行。"""
+    before, after = built
     log = (build_pdf.OUT_DIR / "singlehtml.log").read_text(encoding="utf-8")
-    assert "Using cached notebook" in log
-    assert build_pdf.executed_chapters(log) == [], "PDF 构建又执行了这些章节（网页版的执行缓存不是最新的？先运行 make book）"
+    hint = "（网页版的执行缓存不是最新的？先运行 make book）"
+    assert build_pdf.executed_chapters(log) == [], f"PDF 构建又执行了这些章节{hint}"
+    assert {p.name for p in chapter_paths()} <= set(before), f"执行缓存里缺少章节{hint}"
+    assert after == before, f"PDF 构建改动了执行缓存{hint}"
 
 
 def test_pages_and_cover(reader, text):
@@ -78,6 +90,14 @@ def test_pages_and_cover(reader, text):
     assert len(reader.pages) > 0
     cover = reader.pages[0].extract_text()
     assert squash(info["title"]) in squash(cover) and info["version"] in cover and info["site"] in squash(cover)
+
+
+def test_copied_text_is_unified_hanzi(reader):
+    """从 PDF 复制、搜索到的是统一汉字，而不是外形相同的康熙部首（如「⼿」U+2F3F 代替「手」）。"""
+    pages = [page.extract_text() for page in reader.pages]
+    radicals = sorted({ch for page in pages for ch in page if 0x2E80 <= ord(ch) <= 0x2FDF})
+    assert radicals == [], f"PDF 的文字里有部首字符：{''.join(radicals)}"
+    assert "层归一化" in pages[0]
 
 
 def test_one_bookmark_per_chapter(reader):

@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 import tomllib
+import unicodedata
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -114,8 +115,70 @@ def _fill_toc(page, pages):
     }""", [p[0] for p in pages])
 
 
-def _write_outline(pdf_file, headings, pages, max_level=3):
-    """用页面上的标题文字重建书签（chromium 的书签标题有时重复、会丢掉标题里的公式）：章、节、小节三级。"""
+_CMAP_ENTRY = re.compile(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(<[0-9A-Fa-f]+>|\[[^\]]*\])")
+_CMAP_CHAR = re.compile(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>")
+
+
+def _unified(text):
+    """康熙部首、中日韩部首补充、兼容表意文字换成对应的统一汉字（NFKC），其余字符不动。"""
+    return "".join(unicodedata.normalize("NFKC", ch) if 0x2E80 <= ord(ch) <= 0x2FDF or 0xF900 <= ord(ch) <= 0xFAFF
+                   else ch for ch in text)
+
+
+def _fixed_to_unicode(cmap):
+    """改写一个 ToUnicode CMap：Noto CJK 里「手」和部首「⼿」是同一个字形，chromium（Skia）有时把字形映射回部首，
+    于是复制、搜索 PDF 里的汉字得到的是部首。这里把映射改回统一汉字；没有需要改的返回 None。"""
+    body_start, body_end = cmap.find("endcodespacerange") + len("endcodespacerange"), cmap.find("endcmap")
+    body = cmap[body_start:body_end]
+    mapping = {}
+    for block in re.findall(r"beginbfrange(.*?)endbfrange", body, re.S):
+        for lo, hi, dst in _CMAP_ENTRY.findall(block):
+            width = len(lo)
+            codes = range(int(lo, 16), int(hi, 16) + 1)
+            if dst.startswith("["):
+                targets = re.findall(r"<([0-9A-Fa-f]+)>", dst)
+            else:
+                start = int(dst[1:-1], 16)
+                targets = [f"{start + k:0{len(dst) - 2}X}" for k in range(len(codes))]
+            for code, target in zip(codes, targets):
+                mapping[f"{code:0{width}X}"] = bytes.fromhex(target).decode("utf-16-be")
+    for block in re.findall(r"beginbfchar(.*?)endbfchar", body, re.S):
+        for src, dst in _CMAP_CHAR.findall(block):
+            mapping[src.upper()] = bytes.fromhex(dst).decode("utf-16-be")
+    fixed = {src: _unified(dst) for src, dst in mapping.items()}
+    if fixed == mapping:
+        return None
+    items = sorted(fixed.items())
+    blocks = []
+    for k in range(0, len(items), 100):  # 每个 bfchar 段最多 100 项
+        chunk = items[k:k + 100]
+        lines = [f"<{src}> <{dst.encode('utf-16-be').hex().upper()}>" for src, dst in chunk]
+        blocks.append(f"{len(chunk)} beginbfchar\n" + "\n".join(lines) + "\nendbfchar\n")
+    return cmap[:body_start] + "\n" + "".join(blocks) + cmap[body_end:]
+
+
+def _fix_text_mapping(writer):
+    """逐个字体改写 ToUnicode；返回改了几个字体。"""
+    changed, seen = 0, set()
+    for page in writer.pages:
+        fonts = page.get("/Resources", {}).get("/Font", {})
+        for ref in fonts.values():
+            font = ref.get_object()
+            stream = font.get("/ToUnicode")
+            if stream is None or id(stream.get_object()) in seen:
+                continue
+            stream = stream.get_object()
+            seen.add(id(stream))
+            new = _fixed_to_unicode(stream.get_data().decode("latin-1"))
+            if new is not None:
+                stream.set_data(new.encode("latin-1"))
+                changed += 1
+    return changed
+
+
+def _finish(pdf_file, headings, pages, max_level=3):
+    """打印之后的两处修整：用页面上的标题文字重建书签（chromium 的书签标题有时重复、会丢掉标题里的公式），
+    章、节、小节三级；把字体的文字映射改回统一汉字（见 _fixed_to_unicode）。"""
     from pypdf import PdfWriter
     from pypdf.generic import Fit
     writer = PdfWriter(clone_from=str(pdf_file))
@@ -132,7 +195,9 @@ def _write_outline(pdf_file, headings, pages, max_level=3):
                                        fit=Fit.xyz(left, top))
         stack.append((level, item))
     writer.page_mode = "/UseOutlines"
+    fonts = _fix_text_mapping(writer)
     writer.write(str(pdf_file))
+    return fonts
 
 
 def _print(page, target, info):
@@ -204,7 +269,7 @@ def print_pdf(html_root, target):
             browser.close()
     finally:
         server.shutdown()
-    _write_outline(target, headings, pages)
+    _finish(target, headings, pages)
     return external, len(explorers), filled
 
 
@@ -223,6 +288,7 @@ def _replace_explorers(page, explorers, site):
             const cap = document.createElement("figcaption");
             cap.append("上图是交互探索器的默认状态。拖动滑块、实时计算的版本在网页版：");
             const a = document.createElement("a");
+            a.style.whiteSpace = "nowrap";  // 地址不在连字符处断行
             a.href = url; a.textContent = url;
             cap.append(a);
             fig.append(img, cap);
