@@ -119,10 +119,40 @@ _CMAP_ENTRY = re.compile(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(<[0-9A-Fa-f]+>
 _CMAP_CHAR = re.compile(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>")
 
 
+def _is_radical(cp):
+    return 0x2E80 <= cp <= 0x2FDF or 0xF900 <= cp <= 0xFAFF  # 部首补充、康熙部首、兼容表意文字
+
+
+def _is_unified(cp):
+    return 0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x3FFFF
+
+
+@functools.lru_cache(maxsize=None)
+def _radical_to_hanzi():
+    """{部首码位: 统一汉字}：在正文所用的 Noto CJK SC 字体里，与部首共用同一个字形的统一汉字。"""
+    from fontTools.ttLib import TTFont
+    table = {}
+    for family in ("Noto Serif CJK SC", "Noto Sans CJK SC", "Noto Sans Mono CJK SC"):
+        found = subprocess.run(["fc-match", "-f", "%{file}:%{index}", family], capture_output=True, text=True)
+        path, _, index = found.stdout.rpartition(":")
+        if found.returncode != 0 or not path:
+            continue
+        cmap = TTFont(path, fontNumber=int(index or 0), lazy=True).getBestCmap()
+        by_glyph = {}
+        for cp, glyph in sorted(cmap.items()):
+            if _is_unified(cp):
+                by_glyph.setdefault(glyph, chr(cp))
+        for cp, glyph in cmap.items():
+            if _is_radical(cp) and glyph in by_glyph:
+                table.setdefault(cp, by_glyph[glyph])
+    return table
+
+
 def _unified(text):
-    """康熙部首、中日韩部首补充、兼容表意文字换成对应的统一汉字（NFKC），其余字符不动。"""
-    return "".join(unicodedata.normalize("NFKC", ch) if 0x2E80 <= ord(ch) <= 0x2FDF or 0xF900 <= ord(ch) <= 0xFAFF
-                   else ch for ch in text)
+    """部首换成与它同字形的统一汉字（字体里找不到时用 NFKC），其余字符不动。"""
+    table = _radical_to_hanzi()
+    return "".join(table.get(ord(ch)) or unicodedata.normalize("NFKC", ch) if _is_radical(ord(ch)) else ch
+                   for ch in text)
 
 
 def _fixed_to_unicode(cmap):
