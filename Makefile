@@ -54,12 +54,13 @@ $(NODE)/.installed: package.json
 	mkdir -p $(NODE)
 	touch $@
 
-# 浏览器测试与 PDF 版需要 Debian 的 chromium、中文字体和 poppler-utils（pdftotext）；以 root 运行且缺少时自动安装
+# 浏览器测试与 PDF 版需要 Debian 的 chromium、中文字体、彩色 emoji 字体（执行状态表里的 ✅）和 poppler-utils（pdftotext）；
+# 以 root 运行且缺少时自动安装
 system:
-	@if [ ! -x /usr/bin/chromium ] || [ -z "$$(fc-list :lang=zh 2>/dev/null)" ] || [ ! -x /usr/bin/pdftotext ]; then \
+	@if [ ! -x /usr/bin/chromium ] || [ -z "$$(fc-list :lang=zh 2>/dev/null)" ] || [ ! -x /usr/bin/pdftotext ] || [ -z "$$(fc-list 'Noto Color Emoji' 2>/dev/null)" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk poppler-utils >/dev/null; \
-	  else echo "需要 /usr/bin/chromium：请用 root 运行，或先 sudo apt-get install chromium fonts-noto-cjk poppler-utils"; exit 1; fi; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk poppler-utils fonts-noto-color-emoji >/dev/null; \
+	  else echo "需要 /usr/bin/chromium：请用 root 运行，或先 sudo apt-get install chromium fonts-noto-cjk poppler-utils fonts-noto-color-emoji"; exit 1; fi; \
 	fi
 
 # 改了 _config.yml 的仓库地址或章节后运行：更新每章的设置单元格、清空输出
