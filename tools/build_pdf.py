@@ -11,6 +11,7 @@ _build/.jupyter_cache，网页版是最新的时候不会再执行任何一章�
 import argparse
 import base64
 import functools
+import html
 import http.server
 import logging
 import re
@@ -207,12 +208,18 @@ def _fix_text_mapping(writer):
 
 
 def _finish(pdf_file, headings, pages, max_level=3):
-    """打印之后的两处修整：用页面上的标题文字重建书签（chromium 的书签标题有时重复、会丢掉标题里的公式），
+    """打印之后的修整：正文前放上封面；用页面上的标题文字重建书签（chromium 的书签标题有时重复、会丢掉标题里的公式），
     章、节、小节三级；把字体的文字映射改回统一汉字（见 _fixed_to_unicode）。"""
-    from pypdf import PdfWriter
+    from pypdf import PdfReader, PdfWriter
     from pypdf.generic import Fit
     writer = PdfWriter(clone_from=str(pdf_file))
     del writer.root_object["/Outlines"]
+    cover = pdf_file.with_suffix(".cover.pdf")
+    writer.insert_page(PdfReader(str(cover)).pages[0], 0)
+    cover.unlink()
+    # 页码标签：封面叫「封面」，正文从 1 起，与页脚的页码一致
+    writer.set_page_label(0, 0, prefix="封面")
+    writer.set_page_label(1, len(writer.pages) - 1, style="/D", start=1)
     stack = []
     for heading, (index, left, top) in zip(headings, pages):
         level = heading["level"]
@@ -221,13 +228,24 @@ def _finish(pdf_file, headings, pages, max_level=3):
         while stack and stack[-1][0] >= level:
             stack.pop()
         parent = stack[-1][1] if stack else None
-        item = writer.add_outline_item(title=heading["title"], page_number=index, parent=parent,
+        item = writer.add_outline_item(title=heading["title"], page_number=index + 1, parent=parent,
                                        fit=Fit.xyz(left, top))
         stack.append((level, item))
     writer.page_mode = "/UseOutlines"
     fonts = _fix_text_mapping(writer)
     writer.write(str(pdf_file))
     return fonts
+
+
+def _cover_html(info):
+    """封面单独打印（没有页眉页脚），之后放在正文前面。"""
+    lines = [info["author"], f"版本 {info['version']}", f"网页版（含交互探索器）：{info['site']}"]
+    meta = "".join(f"<div>{html.escape(line)}</div>" for line in lines)
+    css = (HERE / "print.css").read_text(encoding="utf-8")
+    return (f'<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><style>{css}</style></head><body>'
+            f'<main class="dsx-print"><section class="dsx-cover"><div class="dsx-cover-title">{html.escape(info["title"])}'
+            f'</div><div class="dsx-cover-subtitle">PDF 版</div><div class="dsx-cover-meta">{meta}</div></section></main>'
+            f"</body></html>")
 
 
 def _print(page, target, info):
@@ -257,8 +275,7 @@ def print_pdf(html_root, target):
             external.append(url)
             route.abort()
 
-    opts = {"title": info["title"], "subtitle": "PDF 版", "tocTitle": "目录", "prefaceTitle": "前言",
-            "meta": [info["author"], f"版本 {info['version']}", f"网页版（含交互探索器）：{info['site']}"],
+    opts = {"title": info["title"], "tocTitle": "目录", "prefaceTitle": "前言",
             "solutionsTitle": "附录：练习参考答案",
             "solutionsIntro": "各章练习的参考答案集中在这里。先自己做，再用检查单元格核对，最后才来看答案。",
             "solutionRef": "参考答案见书末附录："}
@@ -268,6 +285,11 @@ def print_pdf(html_root, target):
             context = browser.new_context(viewport={"width": TEXT_WIDTH_PX, "height": 900},
                                           device_scale_factor=SCREENSHOT_SCALE, locale="zh-CN",
                                           color_scheme="light")
+            cover = context.new_page()
+            cover.route("**/*", on_route)
+            cover.set_content(_cover_html(info))
+            cover.pdf(path=str(target.with_suffix(".cover.pdf")), format="A4", print_background=True,
+                      page_ranges="1", margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
             page = context.new_page()
             page.route("**/*", on_route)
             # singlehtml 不生成搜索索引 searchindex.js（打印用不到搜索），其余引用的文件都必须存在
@@ -343,10 +365,10 @@ def main(argv=None):
     if external:
         raise SystemExit(f"打印时页面请求了站外资源（PDF 版必须离线构建）：{external[:5]}")
     print(f"打印 PDF：{time.perf_counter() - t1:.1f} s；{n_explorers} 个探索器换成了静态图；目录填了 {filled} 个页码")
-    html = BUILD / "html"
-    if (html / "index.html").exists():
-        shutil.copy2(target, html / target.name)
-        print(f"已复制到网页版：{html / target.name}")
+    site_dir = BUILD / "html"
+    if (site_dir / "index.html").exists():
+        shutil.copy2(target, site_dir / target.name)
+        print(f"已复制到网页版：{site_dir / target.name}")
     print(f"PDF：{target}（{target.stat().st_size / 1e6:.2f} MB）")
 
 

@@ -1,5 +1,5 @@
 // 把单页 HTML 改造成 PDF 版的版面（tools/build_pdf.py 在浏览器里运行它，网页版不用）：
-// 封面、目录、每章一页起、章节标题升一级（PDF 书签按章、节分层）、提示展开、参考答案移到书末附录。
+// 目录、每章一页起、章节标题升一级（PDF 书签按章、节分层）、提示展开、参考答案移到书末附录。
 // 返回探索器列表，供 Python 截图换成静态图。
 (opts) => {
   const article = document.querySelector("article.bd-article") || document.body;
@@ -36,14 +36,6 @@
       retag(h, "h" + level);
     }
   };
-
-  // 封面
-  const cover = el("section", "dsx-cover");
-  cover.append(el("div", "dsx-cover-title", opts.title), el("div", "dsx-cover-subtitle", opts.subtitle));
-  const meta = el("div", "dsx-cover-meta");
-  for (const line of opts.meta) meta.append(el("div", "", line));
-  cover.append(meta);
-  main.append(cover);
 
   // 目录（页码由第二遍打印填入）
   const toc = el("nav", "dsx-toc");
