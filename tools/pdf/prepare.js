@@ -12,11 +12,11 @@
     if (text !== undefined) e.textContent = text;
     return e;
   };
-  // 标题的纯文字（书签与目录用）：公式取其 MathML 的文字（MathJax 运行时排版和构建时排版都带 <math>）
+  // 标题的纯文字（书签与目录用）：公式取其 MathML 的文字（MathJax、KaTeX 排出的公式都带一份 <math>）
   const headingText = (h) => {
     const copy = h.cloneNode(true);
-    copy.querySelectorAll("a.headerlink").forEach((a) => a.remove());
-    copy.querySelectorAll("mjx-container").forEach((m) => {
+    copy.querySelectorAll("a.headerlink, annotation").forEach((a) => a.remove());
+    copy.querySelectorAll("mjx-container, .katex").forEach((m) => {
       const mml = m.querySelector("math");
       m.replaceWith(mml ? mml.textContent : m.textContent);
     });
