@@ -249,14 +249,16 @@ def _cover_html(info):
 
 
 def _print(page, target, info):
-    header = f'<div style="{FONT}text-align:right">{info["title"]}</div>'
+    header = f'<div style="{FONT}text-align:right">{html.escape(info["title"])}</div>'
     footer = f'<div style="{FONT}text-align:center"><span class="pageNumber"></span></div>'
     page.pdf(path=str(target), format="A4", print_background=True, margin=MARGIN, outline=True, tagged=True,
              display_header_footer=True, header_template=header, footer_template=footer)
 
 
 def print_pdf(html_root, target):
-    """在 chromium 里打开单页 HTML，改造版面，打印两遍（第二遍带目录页码）。返回 (站外请求, 探索器数, 目录页码数)。"""
+    """在 chromium 里打开单页 HTML，改造版面，打印两遍（第二遍带目录页码）。
+
+    返回 (站外请求, 探索器数, 目录页码数, 改写了文字映射的字体数)。"""
     from playwright.sync_api import sync_playwright
     info = book_info()
     # singlehtml 把页面写在 book/index.html，里面的 _static/、_images/ 却是相对站点根目录写的：放到根目录再打开
@@ -321,8 +323,8 @@ def print_pdf(html_root, target):
             browser.close()
     finally:
         server.shutdown()
-    _finish(target, headings, pages)
-    return external, len(explorers), filled
+    fonts = _finish(target, headings, pages)
+    return external, len(explorers), filled, fonts
 
 
 def _replace_explorers(page, explorers, site):
@@ -361,10 +363,11 @@ def main(argv=None):
     t1 = time.perf_counter()
     target = pdf_path()
     target.parent.mkdir(parents=True, exist_ok=True)
-    external, n_explorers, filled = print_pdf(SINGLE, target)
+    external, n_explorers, filled, fonts = print_pdf(SINGLE, target)
     if external:
         raise SystemExit(f"打印时页面请求了站外资源（PDF 版必须离线构建）：{external[:5]}")
-    print(f"打印 PDF：{time.perf_counter() - t1:.1f} s；{n_explorers} 个探索器换成了静态图；目录填了 {filled} 个页码")
+    print(f"打印 PDF：{time.perf_counter() - t1:.1f} s；{n_explorers} 个探索器换成了静态图；目录填了 {filled} 个页码；"
+          f"{fonts} 个字体的文字映射改回了统一汉字")
     site_dir = BUILD / "html"
     if (site_dir / "index.html").exists():
         shutil.copy2(target, site_dir / target.name)
