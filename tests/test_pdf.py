@@ -107,6 +107,14 @@ def test_copied_text_is_unified_hanzi(reader):
     assert "层归一化" in pages[0]
 
 
+def test_chinese_set_in_simplified_chinese_faces(built):
+    """chromium 排正文实际用到的字体（构建时记在 fonts.json）：中文全部来自 Noto CJK 的 SC 字体，没有 JP/TC/KR/HK 字形。"""
+    used = json.loads((build_pdf.OUT_DIR / "fonts.json").read_text(encoding="utf-8"))
+    cjk = {family: n for family, n in used.items() if "CJK" in family}
+    assert cjk.get("Noto Serif CJK SC", 0) > 10000, used
+    assert all(family.endswith(" SC") for family in cjk), f"用到了非简体中文的字体：{cjk}"
+
+
 def test_one_bookmark_per_chapter(reader):
     """每章恰好一个顶层书签，下面挂着该章各节的书签。"""
     outline = reader.outline

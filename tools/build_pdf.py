@@ -13,6 +13,7 @@ import base64
 import functools
 import html
 import http.server
+import json
 import logging
 import re
 import shutil
@@ -309,6 +310,8 @@ def print_pdf(html_root, target):
             page.evaluate("async () => { await document.fonts.ready; }")
             _replace_explorers(page, explorers, info["site"])
             page.wait_for_function("[...document.images].every((i) => i.complete)")
+            fonts_used = _fonts_used(context, page)
+            (OUT_DIR / "fonts.json").write_text(json.dumps(fonts_used, ensure_ascii=False, indent=1), encoding="utf-8")
             # 第一遍打印只为得到页码；填进目录后再打印，直到页码不再变化（通常第二遍就稳定）
             pages, filled = None, 0
             for _ in range(3):
@@ -325,6 +328,24 @@ def print_pdf(html_root, target):
         server.shutdown()
     fonts = _finish(target, headings, pages)
     return external, len(explorers), filled, fonts
+
+
+FONT_PROBE = "p, li, h1, h2, h3, h4, pre, pre span, td, th, figcaption, summary, strong, em, a, code, span.pasted-text"
+
+
+def _fonts_used(context, page):
+    """chromium 实际用来排正文的字体：{字体族: 字形数}（DevTools 协议 CSS.getPlatformFontsForNode）。
+    用来确认中文都由 SC（简体）字形排出，而不是回退到 JP/TC/KR 的字形。"""
+    cdp = context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    used = {}
+    for node in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": FONT_PROBE})["nodeIds"]:
+        for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]:
+            used[font["familyName"]] = used.get(font["familyName"], 0) + font["glyphCount"]
+    cdp.detach()
+    return used
 
 
 def _replace_explorers(page, explorers, site):
