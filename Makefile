@@ -29,6 +29,7 @@ bench: $(VENV)/.installed system book
 	$(BIN)/python bench/bench_import.py
 	$(BIN)/python bench/bench_layernorm_speed.py
 	$(BIN)/python bench/bench_widgets.py
+	$(BIN)/python bench/bench_inpage.py
 	$(BIN)/python bench/bench_pdf.py
 
 # PDF 版：单页 HTML + chromium 打印，结果在 _build/pdf/，并复制到 _build/html/（首页有链接）。
