@@ -56,6 +56,8 @@ def _toolbar(ex, static, first):
 
 
 def add_toolbars(app, doctree, docname):
+    if app.builder.name != "html":  # 只给网页版加：singlehtml（PDF 版的来源）把全书拼成一页，打印出来也点不了
+        return
     from dsx_util.exercises.catalog import exercises_for
     exercises = [ex for ex in exercises_for(docname.rsplit("/", 1)[-1]) if ex.in_page]
     cells = [n for n in doctree.findall(nodes.container) if f"tag_{TAG}" in n.get("classes", [])]
