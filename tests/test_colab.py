@@ -5,6 +5,7 @@
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -74,6 +75,7 @@ def test_setup_cell_does_nothing_outside_colab(tmp_path):
 
 def test_setup_cell_pins_a_release_not_a_branch():
     from nbsync import install_spec
-    spec = install_spec()
-    assert spec.startswith("dsx_util @ git+https://") and "@v" in spec.rsplit("/", 1)[-1]
-    assert not spec.endswith(("@main", "@master"))
+    pin, git = install_spec()
+    version = pin.removeprefix("dsx_util==")
+    assert re.fullmatch(r"\d+\.\d+\.\d+", version), pin
+    assert git.startswith("dsx_util @ git+https://") and git.endswith(f"@v{version}"), git
