@@ -13,6 +13,7 @@ import zipfile
 import pytest
 import yaml
 
+import nbsync
 import release_check
 from conftest import ROOT
 from nbsync import package_version
@@ -125,6 +126,54 @@ def test_release_check_command_exit_codes():
     assert ok.returncode == 0 and "版本号一致" in ok.stdout, ok.stdout + ok.stderr
     bad = subprocess.run([sys.executable, str(script), f"v{NEXT}"], capture_output=True, text=True)
     assert bad.returncode == 1 and f"先把 __version__ 改成 {NEXT}" in bad.stdout, bad.stdout + bad.stderr
+
+
+# ---------------------------------------------------------------- 设置单元格：先从索引安装，没有时用标签
+FAKE_PIP = """import os, sys
+with open(os.environ["FAKE_PIP_LOG"], "a") as f:
+    f.write(sys.argv[-1] + "\\n")
+sys.exit(0 if sys.argv[-1] == os.environ.get("FAKE_PIP_OK") else 1)
+"""
+
+
+def run_setup_cell(tmp_path, works, source=None):
+    """在仿 Colab 的进程里运行设置单元格；pip 换成一个只记录参数的替身，只有 works 这一来源能装上。"""
+    from nbsync import setup_cell_source
+    (tmp_path / "fake" / "pip").mkdir(parents=True)
+    (tmp_path / "fake" / "pip" / "__init__.py").write_text("")
+    (tmp_path / "fake" / "pip" / "__main__.py").write_text(FAKE_PIP)
+    log = tmp_path / "pip.log"
+    env = {k: v for k, v in os.environ.items() if k != "DSX_UTIL_SOURCE"}
+    env.update(PYTHONPATH=f"{tmp_path / 'fake'}:{ROOT / 'tests' / 'colab_stub'}", FAKE_PIP_LOG=str(log),
+               FAKE_PIP_OK=works)
+    if source:
+        env["DSX_UTIL_SOURCE"] = source
+    done = subprocess.run([sys.executable, "-c", setup_cell_source()], capture_output=True, text=True, env=env,
+                          cwd=tmp_path)
+    return done, log.read_text().splitlines() if log.exists() else []
+
+
+def test_setup_cell_installs_the_pinned_version_from_the_index(tmp_path):
+    pin, git = nbsync.install_spec()
+    done, tried = run_setup_cell(tmp_path, works=pin)
+    assert done.returncode == 0 and tried == [pin], (tried, done.stderr)
+    assert f"来源：{pin}" in done.stdout
+
+
+def test_setup_cell_falls_back_to_the_tag(tmp_path):
+    pin, git = nbsync.install_spec()
+    done, tried = run_setup_cell(tmp_path, works=git)
+    assert done.returncode == 0 and tried == [pin, git], (tried, done.stderr)
+    assert f"来源：{git}" in done.stdout and done.stdout.count("\n") == 1
+
+
+def test_setup_cell_source_override_and_failure(tmp_path):
+    pin, git = nbsync.install_spec()
+    done, tried = run_setup_cell(tmp_path / "a", works="/local/dsx", source="/local/dsx")
+    assert done.returncode == 0 and tried == ["/local/dsx"], (tried, done.stderr)
+    done, tried = run_setup_cell(tmp_path / "b", works="nothing")
+    assert done.returncode != 0 and tried == [pin, git]
+    assert f"安装 dsx_util 失败（试过：{pin}；{git}）" in done.stderr
 
 
 # ---------------------------------------------------------------- wheel 与 sdist
