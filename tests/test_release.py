@@ -209,8 +209,9 @@ def test_wheel_works_in_a_fresh_venv(dist, tmp_path):
     torch_index = os.environ.get("TORCH_INDEX")   # 与 Makefile 相同：只有 CPU 的机器上用 CPU 版 torch
     extra = ["--extra-index-url", torch_index] if torch_index else []
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-compile", *extra, "-c", str(ROOT / "constraints.txt"),
-                              str(dist[0])], capture_output=True, text=True, env=env, cwd=tmp_path)
+    install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-compile", *extra,
+                              "-c", str(ROOT / "constraints.txt"), str(dist[0])],
+                             capture_output=True, text=True, env=env, cwd=tmp_path)
     assert install.returncode == 0, install.stderr[-3000:]
     work = tmp_path / "elsewhere"
     work.mkdir()
