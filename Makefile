@@ -66,7 +66,7 @@ sync: $(VENV)/.installed
 # dsx_util 的 wheel 与 sdist（发布到 PyPI 的就是它们），并检查能否上传；tests/test_release.py 把 wheel 装进全新环境试用
 .PHONY: dist
 dist: $(VENV)/.installed
-	rm -rf _build/dist
+	rm -rf _build/dist build   # build/ 里残留的旧文件会混进 wheel
 	$(BIN)/python -m build --outdir _build/dist . >/dev/null
 	$(BIN)/twine check --strict _build/dist/*
 
