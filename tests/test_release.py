@@ -201,6 +201,14 @@ def test_wheel_holds_package_static_files_and_version(dist):
     assert not any(n.startswith(("tests/", "book/", "tools/")) for n in names), "wheel 里只应有 dsx_util"
 
 
+def test_sdist_holds_the_package_without_the_book(dist):
+    import tarfile
+    names = [n.split("/", 1)[1] for n in tarfile.open(dist[1]).getnames() if "/" in n]
+    assert "dsx_util/widgets/static/explorers.js" in names and "pyproject.toml" in names
+    assert not any(n.startswith(("tests/", "book/", "tools/", ".github/")) for n in names), \
+        [n for n in names if n.startswith(("tests/", "book/", "tools/", ".github/"))]
+
+
 def test_wheel_works_in_a_fresh_venv(dist, tmp_path):
     """把 wheel 装进一个全新的虚拟环境（没有仓库在路径上），运行 tools/wheel_smoke.py。"""
     env_dir = tmp_path / "venv"
