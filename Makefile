@@ -32,6 +32,7 @@ bench: $(VENV)/.installed system book
 	$(BIN)/python bench/bench_import.py
 	$(BIN)/python bench/bench_layernorm_speed.py
 	$(BIN)/python bench/bench_widgets.py
+	$(BIN)/python bench/bench_inpage.py
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

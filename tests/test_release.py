@@ -154,21 +154,21 @@ def run_setup_cell(tmp_path, works, source=None):
 
 
 def test_setup_cell_installs_the_pinned_version_from_the_index(tmp_path):
-    pin, git = nbsync.install_spec()
+    pin, git = nbsync.index_spec(), nbsync.install_spec()
     done, tried = run_setup_cell(tmp_path, works=pin)
     assert done.returncode == 0 and tried == [pin], (tried, done.stderr)
     assert f"来源：{pin}" in done.stdout
 
 
 def test_setup_cell_falls_back_to_the_tag(tmp_path):
-    pin, git = nbsync.install_spec()
+    pin, git = nbsync.index_spec(), nbsync.install_spec()
     done, tried = run_setup_cell(tmp_path, works=git)
     assert done.returncode == 0 and tried == [pin, git], (tried, done.stderr)
     assert f"来源：{git}" in done.stdout and done.stdout.count("\n") == 1
 
 
 def test_setup_cell_source_override_and_failure(tmp_path):
-    pin, git = nbsync.install_spec()
+    pin, git = nbsync.index_spec(), nbsync.install_spec()
     done, tried = run_setup_cell(tmp_path / "a", works="/local/dsx", source="/local/dsx")
     assert done.returncode == 0 and tried == ["/local/dsx"], (tried, done.stderr)
     done, tried = run_setup_cell(tmp_path / "b", works="nothing")

@@ -1,5 +1,5 @@
 """让每个章节笔记本保持统一：第一个单元格是标准的环境设置单元格，「## 练习」之后的单元格由
-dsx_util/exercises/catalog.py 生成（练习只在那里维护），输出与执行计数全部清空。
+dsx_util/exercises/items/ 里的练习文件生成（练习只在那里维护），输出与执行计数全部清空。
 
 python tools/nbsync.py          # 就地修正
 python tools/nbsync.py --check  # 只检查，有不一致就退出码 1（测试用）
@@ -68,17 +68,20 @@ def package_version(root=ROOT):
     return re.search(r'^__version__\s*=\s*"([^"]+)"', text, re.M).group(1)
 
 
+def index_spec():
+    """设置单元格先试的安装来源：软件包索引（PyPI 或国内镜像）上的固定版本。"""
+    return f"dsx_util=={package_version()}"
+
+
 def install_spec():
-    """设置单元格依次尝试的安装来源：软件包索引上的固定版本，然后是仓库里同一版本的标签（都不是会移动的分支）。"""
+    """索引里没有这个版本时的后备来源：仓库里同一版本的标签（不是会移动的分支）。"""
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     url = config["repository"]["url"].rstrip("/")
-    version = package_version()
-    return [f"dsx_util=={version}", f"dsx_util @ git+{url}@v{version}"]
+    return f"dsx_util @ git+{url}@v{package_version()}"
 
 
 def setup_cell_source():
-    pin, git = install_spec()
-    return SETUP_TEMPLATE.format(pin=pin, git=git)
+    return SETUP_TEMPLATE.format(pin=index_spec(), git=install_spec())
 
 
 def chapters():
@@ -109,7 +112,7 @@ def sync(path, check=False):
             cell.source = EXERCISES_INTRO
     from dsx_util.exercises.catalog import fill_exercises
     if fill_exercises(nb, Path(path).stem):
-        problems.append("练习单元格与 dsx_util/exercises/catalog.py 不一致")
+        problems.append("练习单元格与 dsx_util/exercises/items/ 里的练习不一致")
     for cell in nb.cells:
         if cell.cell_type == "code" and (cell.outputs or cell.execution_count):
             problems.append("有未清空的输出")
