@@ -44,3 +44,14 @@ def test_archive_is_the_built_site(archive):
 
 def test_site_url_is_a_file_url(site_url):
     assert site_url.startswith("file:///")
+
+
+def test_inpage_exercise_explains_itself_from_disk(open_page):
+    """网页里的练习要用 Web Worker，file:// 页面不能启动它：点「运行」时说明怎么办，而不是报错或一直转圈。"""
+    page = open_page("book/ch02_why_normalize.html")
+    run = page.locator(".dsx-inpage button[data-action=run]").first
+    run.click()
+    feedback = page.locator(".dsx-inpage-feedback").first
+    feedback.filter(has_text="http.server").wait_for(timeout=20000)
+    assert "Colab" in feedback.inner_text()
+    assert page.console_errors == [] and page.external_requests == []
