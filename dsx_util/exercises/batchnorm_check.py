@@ -209,7 +209,7 @@ def _diagnose(factory, run):
 
 
 def _set_affine(m):
-    """学习者的模块若有形状为 (C,) 的 weight、bias，把它们设成已知的值；返回（施加、撤销）两个函数。"""
+    """学习者的模块若有形状为 (H,) 的 weight、bias，把它们设成已知的值；返回（施加、撤销）两个函数。"""
     import torch
     w, b = getattr(m, "weight", None), getattr(m, "bias", None)
     if not (isinstance(w, torch.Tensor) and isinstance(b, torch.Tensor)
