@@ -16,11 +16,14 @@ export PYTHONDONTWRITEBYTECODE := 1
 book: $(VENV)/.installed $(NODE)/.installed
 	$(BIN)/python tools/nbsync.py --check
 	$(BIN)/jupyter-book build . -W -n --keep-going
+	$(BIN)/python tools/web_archive.py
 	@echo "HTML 已生成：_build/html/index.html"
 
 test: $(VENV)/.installed $(COLAB)/.installed $(NODE)/.installed system
 	$(BIN)/python tools/nbsync.py --check
 	$(BIN)/jupyter-book build . -W -n --keep-going
+	$(BIN)/python tools/web_archive.py
+	$(MAKE) dist
 	PYTHONPATH=$(CURDIR) $(COLAB)/bin/python -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning tests/test_widgets.py
 	$(BIN)/pytest -q
 
@@ -67,6 +70,13 @@ system:
 # 改了 _config.yml 的仓库地址或章节后运行：更新每章的设置单元格、清空输出
 sync: $(VENV)/.installed
 	$(BIN)/python tools/nbsync.py
+
+# dsx_util 的 wheel 与 sdist（发布到 PyPI 的就是它们），并检查能否上传；tests/test_release.py 把 wheel 装进全新环境试用
+.PHONY: dist
+dist: $(VENV)/.installed
+	rm -rf _build/dist build   # build/ 里残留的旧文件会混进 wheel
+	$(BIN)/python -m build --outdir _build/dist . >/dev/null
+	$(BIN)/twine check --strict _build/dist/*
 
 # 重新生成精确版本的锁文件
 lock: $(VENV)/.installed $(COLAB)/.installed

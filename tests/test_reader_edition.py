@@ -169,7 +169,8 @@ def test_download_copies_and_archive_are_the_reader_edition():
             data = archive.read(f"dsx-notebooks/{path.name}")
             assert data == (READER / path.name).read_bytes() == (folder / path.name).read_bytes()
     assert names == {f"dsx-notebooks/{p.name}" for p in CHAPTERS} | {"dsx-notebooks/本地运行说明.md"}
-    version = re.search(r'^version\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
+    from nbsync import package_version   # 版本号只写在 dsx_util/__init__.py
+    version = package_version()
     assert f"pip install dsx_util=={version} jupyterlab" in notes
     assert f"@v{version}" in notes and "jupyter lab" in notes
 
