@@ -59,31 +59,36 @@ def _fingerprint():
 
 # ---------------------------------------------------------------- 一次排版全书
 def typeset_all(app, env):
-    """env-updated：收集全书的公式；缓存里缺的时候用一个 node 进程把全部公式重新排版一遍。"""
+    """env-updated：收集全书的公式；缓存里缺的时候用一个 node 进程把全部公式重新排版一遍。
+
+    返回排版结果有变化的章节（例如换了 MathJax 版本），Sphinx 会重写这些页面。
+    """
     if app.builder.format != "html":
-        return
+        return []
     if not (MATHJAX / "package.json").exists():
         logger.warning("构建时排版公式需要 npm 包 mathjax-full：请先运行 make node_modules/.installed"
                        "（即 npm install）", type="dsx_math")
         app.dsx_math = {"html": {}, "css": ""}
-        return
-    where = {}
+        return []
+    docs = {}
     for docname in sorted(env.found_docs):
         for node in env.get_doctree(docname).findall(lambda n: isinstance(n, (nodes.math, nodes.math_block))):
-            where.setdefault(formula_key(node), docname)
+            docs.setdefault(formula_key(node), set()).add(docname)
 
     cache_file = Path(app.doctreedir) / CACHE
     cache = json.loads(cache_file.read_text(encoding="utf-8")) if cache_file.exists() else {}
+    old = {tuple(json.loads(k)): v for k, v in cache.get("html", {}).items()}
     fingerprint = _fingerprint()
-    known = {tuple(json.loads(k)) for k in cache.get("html", {})} if cache.get("fingerprint") == fingerprint else set()
-    if not set(where) <= known:
-        cache = _run_node(list(where), where)
+    if cache.get("fingerprint") != fingerprint or not set(docs) <= set(old):
+        cache = _run_node(list(docs), docs)
         cache["fingerprint"] = fingerprint
         cache_file.write_text(json.dumps(cache, ensure_ascii=False), encoding="utf-8")
-    app.dsx_math = {"html": {tuple(json.loads(k)): v for k, v in cache["html"].items()}, "css": cache["css"]}
+    html = {tuple(json.loads(k)): v for k, v in cache["html"].items()}
+    app.dsx_math = {"html": html, "css": cache["css"]}
+    return sorted({d for key, names in docs.items() if html.get(key) != old.get(key) for d in names})
 
 
-def _run_node(keys, where):
+def _run_node(keys, docs):
     request = {"fontURL": "fonts", "formulas": [{"tex": tex, "display": kind == "display"} for kind, tex in keys]}
     done = subprocess.run(["node", str(RENDER_JS)], input=json.dumps(request), capture_output=True,
                           text=True, encoding="utf-8", cwd=ROOT)
@@ -93,7 +98,7 @@ def _run_node(keys, where):
     html = {}
     for key, out, error in zip(keys, result["html"], result["errors"]):
         if error:
-            logger.warning(f"公式无法排版（{error}）：{key[1]!r}", location=where[key], type="dsx_math")
+            logger.warning(f"公式无法排版（{error}）：{key[1]!r}", location=min(docs[key]), type="dsx_math")
         else:
             html[json.dumps(key, ensure_ascii=False)] = out
     return {"html": html, "css": result["css"]}
@@ -106,7 +111,8 @@ def _rendered(self, node):
     if html is None:
         logger.warning(f"公式没有在构建时排版：{key[1]!r}", location=node, type="dsx_math")
         return escape(key[1])
-    source = f"${key[1]}$" if key[0] == "inline" else f"$${key[1]}$$"
+    tex = node.astext().strip()
+    source = f"${tex}$" if key[0] == "inline" else f"$${tex}$$"
     # 看不见、读屏软件也跳过，但能被选中复制的 TeX 源码，放在 mjx-container 里面
     copy = f'<span class="dsx-math-tex" aria-hidden="true">{escape(source)}</span>'
     return html[: -len("</mjx-container>")] + copy + "</mjx-container>"

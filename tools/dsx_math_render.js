@@ -22,11 +22,15 @@ const tex = new TeX({
 const chtml = new CHTML({fontURL: request.fontURL, adaptiveCSS: true});
 const doc = mathjax.document('', {InputJax: tex, OutputJax: chtml});
 
+// 浏览器里的 MathJax 会量出正文字体的 x 高度，把公式放大到与正文等高（本书正文字体下为 127.3%）；
+// 这里没有浏览器可量，直接用同样的比例，排版结果与原来一致。
+const SCALE = 1.273;
+
 const html = [];
 const errors = [];
 for (const {tex: source, display} of request.formulas) {
   try {
-    const node = doc.convert(source, {display, em: 16, ex: 8, containerWidth: 80 * 16});
+    const node = doc.convert(source, {display, em: 16, ex: 8, containerWidth: 80 * 16, scale: SCALE});
     html.push(adaptor.outerHTML(node));
     errors.push(null);
   } catch (err) {
