@@ -78,7 +78,7 @@ def serve(root):
 
 
 def pages(root):
-    names = ["index.html"] + [f"book/{p.stem}.html" for p in chapter_paths()]
+    names = ["book/index.html"] + [f"book/{p.stem}.html" for p in chapter_paths()]   # 根目录 index.html 只是跳转
     return [n for n in names if (root / n).exists()]
 
 
@@ -89,12 +89,11 @@ def load(browser, url, via=None):
         page = context.new_page()
         if via:
             page.goto(via, wait_until="load")
-            page.wait_for_load_state("networkidle")
+            page.wait_for_timeout(500)          # 让这一页的延迟加载（字体、脚本）也进入缓存
         page.add_init_script(PROBE)
         page.goto(url, wait_until="load")
-        page.wait_for_load_state("networkidle")
         page.wait_for_function("() => window.__dsx.mathReady !== null", timeout=30000)
-        page.wait_for_timeout(300)          # 让排版之后的布局偏移也被记下来
+        page.wait_for_timeout(500)          # 让排版之后的布局偏移也被记下来
         return page.evaluate(COLLECT)
     finally:
         context.close()
