@@ -96,6 +96,10 @@ def test_page_loads_no_math_or_icon_script_and_every_formula_is_rendered(open_pa
     assert page.evaluate("() => typeof window.MathJax") == "undefined", f"{path} 里有 MathJax"
     assert [u for u in loaded + scripts if ICON_SCRIPT.search(u)] == [], f"{path} 加载了图标脚本 fontawesome.js"
     assert [u for u in loaded if FULL_ICON_FONT.search(u)] == [], f"{path} 加载了完整的图标字体：应只用子集"
+    assert [u for u in loaded if "pydata-sphinx-theme.css" in u] == [], f"{path} 加载了未精简的主题 CSS"
+    if path != "search.html":
+        assert [u for u in loaded if u.split("?")[0].endswith("searchindex.js")] == [], \
+            f"{path} 加载了只有搜索页才用得到的搜索索引"
 
     expected = source_formulas(path)
     rendered = page.evaluate(RENDERED)

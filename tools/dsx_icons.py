@@ -5,6 +5,8 @@ pydata-sphinx-theme 在每页加载 Font Awesome 的脚本 fontawesome.js（约 
 面包屑等处 CSS 里的图标），所以这里：
 
 - 从每一页去掉 fontawesome.js；
+- 主题 CSS 里约 1900 条「图标名 -> 字符」的规则（约 90 KB）只留下本书用到的，网页改为加载这份精简的
+  CSS（`_static/styles/pydata-sphinx-theme.dsx.css`）；
 - 构建结束时，从主题自带的三个图标字体中只取出本书用到的字形（网页和脚本里出现的 `fa-名字`，
   以及主题 CSS 在伪元素里直接用到的图标），写成几 KB 的子集字体 `_static/dsx-icons/*.woff`，
   并用同名的 @font-face 覆盖主题的声明：浏览器只下载子集，不再下载完整的图标字体。
@@ -23,6 +25,8 @@ FACES = [("Font Awesome 6 Free", 900, "fa-solid-900"),
          ("Font Awesome 6 Free", 400, "fa-regular-400"),
          ("Font Awesome 6 Brands", 400, "fa-brands-400")]
 ICON_SCRIPT = re.compile(r'\s*<script[^>]*src="[^"]*fontawesome\.js[^"]*"[^>]*></script>')
+THEME_CSS = Path("_static") / "styles" / "pydata-sphinx-theme.css"
+SLIM_CSS = THEME_CSS.with_name("pydata-sphinx-theme.dsx.css")
 CSS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
 CODEPOINT = re.compile(r'"\\([0-9a-fA-F]{4,5})"|([\ue000-\uf8ff])')   # 转义写法，或直接写出的私用区字符
 ICON_SELECTOR = re.compile(r"\.fa-([a-z0-9-]+):(?:before|after)")
@@ -37,7 +41,8 @@ def drop_icon_script(app):
     render = templates.render
 
     def render_without_icon_script(template, context):
-        return ICON_SCRIPT.sub("", render(template, context))
+        html = ICON_SCRIPT.sub("", render(template, context))
+        return html.replace(f"{THEME_CSS.as_posix()}?", f"{SLIM_CSS.as_posix()}?")
 
     templates.render = render_without_icon_script
     app.add_css_file(f"{STATIC}/icons.css", priority=900)
@@ -59,18 +64,29 @@ def icon_codepoints(css_text):
     return by_name, direct
 
 
-def used_codepoints(outdir):
-    """全站用到的图标码位：页面和脚本里出现的 fa-名字，加上 CSS 伪元素里直接写的图标。"""
+def used_icons(outdir):
+    """(全站用到的图标码位, 用到的图标名)：页面和脚本里出现的 fa-名字，加上 CSS 伪元素里直接写的图标。"""
     static = outdir / "_static"
     css = "".join(p.read_text(encoding="utf-8", errors="replace") for p in static.rglob("*.css")
-                  if STATIC not in p.parts)
+                  if STATIC not in p.parts and p.name != SLIM_CSS.name)
     by_name, direct = icon_codepoints(css)
     names = set()
     for path in list(outdir.rglob("*.html")) + list(static.rglob("*.js")):
         if path.name == "fontawesome.js":
             continue
         names.update(ICON_CLASS.findall(path.read_text(encoding="utf-8", errors="replace")))
-    return direct | {by_name[n] for n in names if n in by_name}
+    names &= set(by_name)
+    return direct | {by_name[n] for n in names}, names
+
+
+def slim_theme_css(css_text, names):
+    """去掉主题 CSS 里没用到的「.fa-名字:before{content:...}」规则。"""
+    def keep(match):
+        selectors = [ICON_SELECTOR.fullmatch(s.strip()) for s in match.group(1).split(",")]
+        if not all(selectors) or not CODEPOINT.search(match.group(2)):
+            return match.group(0)
+        return match.group(0) if any(m.group(1) in names for m in selectors) else ""
+    return CSS_RULE.sub(keep, css_text)
 
 
 def write_subsets(app, exception):
@@ -81,7 +97,9 @@ def write_subsets(app, exception):
     from fontTools.ttLib import TTFont
 
     outdir = Path(app.outdir)
-    points = used_codepoints(outdir)
+    points, names = used_icons(outdir)
+    theme_css = (outdir / THEME_CSS).read_text(encoding="utf-8")
+    (outdir / SLIM_CSS).write_text(slim_theme_css(theme_css, names), encoding="utf-8")
     target = outdir / "_static" / STATIC
     target.mkdir(parents=True, exist_ok=True)
     rules = []
