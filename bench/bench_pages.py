@@ -37,7 +37,8 @@ PROBE = """(() => {
   const rendered = el => el.querySelector('mjx-container') !== null;
   const tick = () => {
     const math = document.querySelectorAll('div.math, span.math');
-    if (document.readyState !== 'loading' && Array.from(math).every(rendered)) {
+    // 还没解析到任何公式时不算（除非整页已解析完）；流式解析中已出现的公式都已排版才算
+    if ((math.length > 0 || document.readyState !== 'loading') && Array.from(math).every(rendered)) {
       window.__dsx.mathReady = performance.now();
     } else {
       requestAnimationFrame(tick);
@@ -62,6 +63,7 @@ COLLECT = """() => {
     fcp: fcp,
     visible: (fcp === null || mathReady === null) ? null : Math.max(fcp, mathReady, fontsDone),
     shift: window.__dsx.shift,
+    parts: [fcp, mathReady, fontsDone].map(Math.round),
     scripts: res.filter(e => e.initiatorType === 'script' || /\\.js(\\?|$)/.test(e.name)).map(e => e.name),
   };
 }"""

@@ -9,7 +9,8 @@ pydata-sphinx-theme 在每页加载 Font Awesome 的脚本 fontawesome.js（约 
   CSS（`_static/styles/pydata-sphinx-theme.dsx.css`）；
 - 构建结束时，从主题自带的三个图标字体中只取出本书用到的字形（网页和脚本里出现的 `fa-名字`，
   以及主题 CSS 在伪元素里直接用到的图标），写成几 KB 的子集字体 `_static/dsx-icons/*.woff`，
-  并用同名的 @font-face 覆盖主题的声明：浏览器只下载子集，不再下载完整的图标字体。
+  并用同名的 @font-face 覆盖主题的声明：浏览器只下载子集，不再下载完整的图标字体；
+- 每页预先加载这几个子集字体：首次绘制时图标已就绪，字体到达后页眉不再跳动（布局偏移）。
 """
 import re
 from pathlib import Path
@@ -24,6 +25,7 @@ WEBFONTS = Path("_static") / "vendor" / "fontawesome" / "webfonts"
 FACES = [("Font Awesome 6 Free", 900, "fa-solid-900"),
          ("Font Awesome 6 Free", 400, "fa-regular-400"),
          ("Font Awesome 6 Brands", 400, "fa-brands-400")]
+PRELOAD = ("fa-solid-900", "fa-brands-400")     # 每页页眉都有的图标（菜单、搜索、GitHub）所在的字体
 ICON_SCRIPT = re.compile(r'\s*<script[^>]*src="[^"]*fontawesome\.js[^"]*"[^>]*></script>')
 THEME_CSS = Path("_static") / "styles" / "pydata-sphinx-theme.css"
 SLIM_CSS = THEME_CSS.with_name("pydata-sphinx-theme.dsx.css")
@@ -109,9 +111,7 @@ def write_subsets(app, exception):
             logger.warning(f"找不到主题的图标字体 {source}，图标可能显示不出来", type="dsx_icons")
             continue
         font = TTFont(source)
-        keep = points & set(font.getBestCmap())
-        if not keep:
-            continue
+        keep = points & set(font.getBestCmap())      # 可能为空：仍写出（只含空字形的）字体，预加载不会落空
         options = subset.Options()
         options.flavor = "woff"
         options.layout_features = []
@@ -126,7 +126,15 @@ def write_subsets(app, exception):
     (target / "icons.css").write_text(css + "\n".join(rules) + "\n", encoding="utf-8")
 
 
+def preload_subsets(app, pagename, templatename, context, doctree):
+    root = context["pathto"](f"_static/{STATIC}/", 1)
+    links = "".join(f'<link rel="preload" href="{root}{name}.woff" as="font" type="font/woff" crossorigin>\n'
+                    for name in PRELOAD)
+    context["metatags"] = context.get("metatags", "") + links
+
+
 def setup(app):
     app.connect("builder-inited", drop_icon_script)
+    app.connect("html-page-context", preload_subsets)
     app.connect("build-finished", write_subsets)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
