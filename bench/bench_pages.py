@@ -56,7 +56,8 @@ COLLECT = """() => {
   const fonts = res.filter(e => /MathJax_[^/]*\\.woff2?(\\?|$)/.test(e.name));
   const fontsDone = fonts.length ? Math.max(...fonts.map(e => e.responseEnd)) : 0;
   const fcp = paint ? paint.startTime : null;
-  const mathReady = window.__dsx.mathReady;
+  const noMath = document.querySelectorAll('div.math, span.math').length === 0;
+  const mathReady = noMath ? fcp : window.__dsx.mathReady;
   return {
     bytes: all.reduce((s, e) => s + e.transferSize, 0),
     requests: fetched.length,
