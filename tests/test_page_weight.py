@@ -100,6 +100,9 @@ def test_page_loads_no_math_or_icon_script_and_every_formula_is_rendered(open_pa
     if path != "search.html":
         assert [u for u in loaded if u.split("?")[0].endswith("searchindex.js")] == [], \
             f"{path} 加载了只有搜索页才用得到的搜索索引"
+    if page.locator("[class^='sd-'], [class*=' sd-']").count() == 0:
+        assert [u for u in loaded if "sphinx-design" in u or "design-tabs" in u] == [], \
+            f"{path} 没有用 sphinx-design 的组件，却加载了它的样式或脚本"
 
     expected = source_formulas(path)
     rendered = page.evaluate(RENDERED)
