@@ -29,6 +29,7 @@ bench: $(VENV)/.installed system book
 	$(BIN)/python bench/bench_import.py
 	$(BIN)/python bench/bench_layernorm_speed.py
 	$(BIN)/python bench/bench_widgets.py
+	$(BIN)/python bench/bench_inpage.py
 	$(BIN)/python bench/bench_pages.py
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt pyproject.toml

@@ -1,5 +1,5 @@
 """让每个章节笔记本保持统一：第一个单元格是标准的环境设置单元格，「## 练习」之后的单元格由
-dsx_util/exercises/catalog.py 生成（练习只在那里维护），输出与执行计数全部清空。
+dsx_util/exercises/items/ 里的练习文件生成（练习只在那里维护），输出与执行计数全部清空。
 
 python tools/nbsync.py          # 就地修正
 python tools/nbsync.py --check  # 只检查，有不一致就退出码 1（测试用）
@@ -54,11 +54,15 @@ EXERCISES_INTRO = """## 练习
 卡住时展开「提示」；参考答案默认折叠，想看时再运行（或在网页上展开）`show_solution(...)` 那一格。"""
 
 
+def package_version():
+    """pyproject.toml 里 dsx_util 的版本号。"""
+    return re.search(r'^version\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
+
+
 def install_spec():
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     url = config["repository"]["url"].rstrip("/")
-    version = re.search(r'^version\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
-    return f"dsx_util @ git+{url}@v{version}"
+    return f"dsx_util @ git+{url}@v{package_version()}"
 
 
 def setup_cell_source():
@@ -93,7 +97,7 @@ def sync(path, check=False):
             cell.source = EXERCISES_INTRO
     from dsx_util.exercises.catalog import fill_exercises
     if fill_exercises(nb, Path(path).stem):
-        problems.append("练习单元格与 dsx_util/exercises/catalog.py 不一致")
+        problems.append("练习单元格与 dsx_util/exercises/items/ 里的练习不一致")
     for cell in nb.cells:
         if cell.cell_type == "code" and (cell.outputs or cell.execution_count):
             problems.append("有未清空的输出")
