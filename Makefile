@@ -34,6 +34,7 @@ bench: $(VENV)/.installed system book
 	$(BIN)/python bench/bench_widgets.py
 	$(BIN)/python bench/bench_inpage.py
 	$(BIN)/python bench/bench_pdf.py
+	$(BIN)/python bench/bench_pages.py
 
 # PDF 版：单页 HTML + chromium 打印，结果在 _build/pdf/，并复制到 _build/html/（首页有链接）。
 # 与网页版共用执行缓存：网页版是最新的时候不会再执行任何一章。

@@ -20,14 +20,10 @@ def all_pages():
 
 
 def wait_for_math(page):
-    """等 MathJax 排版完成；页面上没有公式时立即返回。"""
-    page.wait_for_function("""() => {
-        const math = document.querySelectorAll('.math, div.math, span.math');
-        if (math.length === 0) return true;
-        return window.MathJax && MathJax.startup && MathJax.startup.promise &&
-               document.querySelectorAll('mjx-container').length > 0;
-    }""", timeout=20000)
-    page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
+    """公式在构建时已排版进网页（tools/dsx_math.py）；等公式用的字体加载完。页面上没有公式时立即返回。"""
+    page.wait_for_function("""() => document.querySelectorAll('div.math, span.math').length === 0 ||
+                                   document.fonts.status === 'loaded'""", timeout=20000)
+    page.evaluate("() => document.fonts.ready.then(() => true)")
 
 
 def fonts_used_for(page, selector):

@@ -1,0 +1,194 @@
+"""网页轻而即时：不加载公式排版脚本和图标脚本，源文件里的每个公式在网页上都有排版结果。
+
+公式在构建时由 tools/dsx_math.py 排版，图标字体由 tools/dsx_icons.py 裁成子集。运行前需要先构建本书。
+体积和速度的数字由 bench/bench_pages.py 测量，这里只检查「有没有」。
+"""
+import json
+import re
+
+import pytest
+
+from conftest import ROOT, html_dir
+
+MATH_SCRIPT = re.compile(r"mathjax|katex|tex-(?:mml-)?(?:chtml|svg)", re.I)
+ICON_SCRIPT = re.compile(r"fontawesome[^/]*\.js", re.I)
+FULL_ICON_FONT = re.compile(r"vendor/fontawesome/webfonts/")
+MATH_KINDS = {"math_inline": "inline", "math_inline_double": "display", "math_block": "display",
+              "math_block_label": "display", "amsmath": "display"}
+
+
+def all_pages():
+    root = html_dir()
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*.html")
+                  if not any(part.startswith((".", "_")) for part in p.relative_to(root).parts))
+
+
+def _parser():
+    """与 _config.yml 的 myst_enable_extensions 相同的 Markdown 语法（dollarmath、amsmath、colon_fence）。"""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.amsmath import amsmath_plugin
+    from mdit_py_plugins.colon_fence import colon_fence_plugin
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+    return (MarkdownIt("commonmark").use(dollarmath_plugin, allow_labels=True, allow_space=True,
+                                         allow_digits=True, double_inline=False)
+            .use(amsmath_plugin).use(colon_fence_plugin).enable("table"))
+
+
+def _formulas_in_markdown(md, text):
+    found = []
+
+    def walk(tokens):
+        for tok in tokens:
+            if tok.type in MATH_KINDS:
+                found.append((MATH_KINDS[tok.type], tok.content.strip()))
+            elif tok.type in ("fence", "colon_fence") and tok.info.startswith("{"):
+                # MyST 指令（如 {note}）的正文也是 Markdown；去掉开头的 :选项: 行再解析
+                body = re.sub(r"\A(?:\s*:[\w-]+:.*\n)*", "", tok.content)
+                walk(md.parse(body))
+            if tok.children:
+                walk(tok.children)
+
+    walk(md.parse(text))
+    return found
+
+
+def source_formulas(page):
+    """网页 page（如 book/ch04_formulas.html）的源文件里写的公式：[(inline|display, TeX)]。"""
+    stem = ROOT / page[: -len(".html")]
+    md = _parser()
+    if stem.with_suffix(".ipynb").exists():
+        nb = json.loads(stem.with_suffix(".ipynb").read_text(encoding="utf-8"))
+        cells = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    elif stem.with_suffix(".md").exists():
+        cells = [stem.with_suffix(".md").read_text(encoding="utf-8")]
+    else:
+        cells = []                           # 搜索页、索引页等由 Sphinx 生成，没有源文件
+    return [f for cell in cells for f in _formulas_in_markdown(md, cell)]
+
+
+# 正文（article）里的公式；侧栏目录里重复出现的标题公式另外检查
+RENDERED = """() => Array.from(document.querySelectorAll('article div.math, article span.math')).map(el => {
+    const box = el.querySelector('mjx-container');
+    const rect = box ? box.getBoundingClientRect() : null;
+    return {kind: el.tagName === 'DIV' ? 'display' : 'inline',
+            drawn: !!rect && rect.width > 0 && rect.height > 0 && !box.querySelector('mjx-merror'),
+            tex: el.querySelector('.dsx-math-tex') ? el.querySelector('.dsx-math-tex').textContent : null};
+})"""
+
+
+def test_source_counting_sees_the_books_formulas():
+    """数公式的办法本身要可靠：第 4 章的四个编号公式和行内公式都能从源文件里数出来。"""
+    found = source_formulas("book/ch04_formulas.html")
+    assert sum(kind == "display" for kind, _ in found) >= 4
+    assert ("inline", r"\varepsilon") in found
+    assert _formulas_in_markdown(_parser(), "价格 `$5` 与 $x$ 和\n\n$$y$$ (lab)\n") == [("inline", "x"), ("display", "y")]
+
+
+@pytest.mark.parametrize("path", all_pages())
+def test_page_loads_no_math_or_icon_script_and_every_formula_is_rendered(open_page, path):
+    page = open_page(path)
+    page.wait_for_load_state("networkidle")
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    loaded = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
+    scripts = page.evaluate("() => Array.from(document.scripts).map(s => s.src).filter(Boolean)")
+
+    assert [u for u in loaded + scripts if MATH_SCRIPT.search(u) and ".js" in u] == [], f"{path} 加载了公式排版脚本"
+    assert page.evaluate("() => typeof window.MathJax") == "undefined", f"{path} 里有 MathJax"
+    assert [u for u in loaded + scripts if ICON_SCRIPT.search(u)] == [], f"{path} 加载了图标脚本 fontawesome.js"
+    assert [u for u in loaded if FULL_ICON_FONT.search(u)] == [], f"{path} 加载了完整的图标字体：应只用子集"
+    assert [u for u in loaded if "pydata-sphinx-theme.css" in u] == [], f"{path} 加载了未精简的主题 CSS"
+    if path != "search.html":
+        assert [u for u in loaded if u.split("?")[0].endswith("searchindex.js")] == [], \
+            f"{path} 加载了只有搜索页才用得到的搜索索引"
+    if page.locator("[class^='sd-'], [class*=' sd-']").count() == 0:
+        assert [u for u in loaded if "sphinx-design" in u or "design-tabs" in u] == [], \
+            f"{path} 没有用 sphinx-design 的组件，却加载了它的样式或脚本"
+
+    expected = source_formulas(path)
+    rendered = page.evaluate(RENDERED)
+    assert [r["kind"] for r in rendered] == [kind for kind, _ in expected], \
+        f"{path}：源文件里有 {len(expected)} 个公式，网页上有 {len(rendered)} 个"
+    missing = [tex for (_, tex), r in zip(expected, rendered) if not r["drawn"]]
+    missing += page.evaluate("""() => Array.from(document.querySelectorAll('div.math, span.math'))
+        .filter(el => !el.querySelector('mjx-container')).map(el => el.textContent)""")
+    assert missing == [], f"{path} 有公式没有排版结果：{missing[:5]}"
+    copied = [r["tex"] for r in rendered]
+    wanted = [f"${tex}$" if kind == "inline" else f"$${tex}$$" for kind, tex in expected]
+    assert copied == wanted, f"{path} 的公式附带的 TeX 源码与源文件不一致"
+    if rendered:
+        assert any("dsx-math/math.css" in u for u in loaded), f"{path} 有公式却没有加载公式样式"
+        fonts = [u for u in loaded if re.search(r"dsx-math/fonts/MathJax_[\w-]+\.woff$", u)]
+        assert fonts, f"{path} 没有加载公式字体"
+
+
+def test_copying_a_paragraph_copies_its_formulas_as_tex(browser, site_url):
+    """选中一段含公式的正文复制，剪贴板里的公式是 $...$ 形式的 TeX（看得见的排版结果本身复制不出文字）。"""
+    context = browser.new_context(locale="zh-CN")
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/"))
+    try:
+        page = context.new_page()
+        page.goto(site_url + "book/ch04_formulas.html", wait_until="load")
+        paragraph = page.locator("article p:has(span.math)").first
+        inline = paragraph.locator("span.math").count()
+        paragraph.evaluate("""p => { const r = document.createRange(); r.selectNodeContents(p);
+                                     const s = getSelection(); s.removeAllRanges(); s.addRange(r); }""")
+        page.keyboard.press("Control+C")
+        text = page.evaluate("() => navigator.clipboard.readText()")
+        tex = [t for _, t in source_formulas("book/ch04_formulas.html")]
+        pieces = re.findall(r"\$([^$]+)\$", text)
+        assert len(pieces) == inline and all(p in tex for p in pieces), text
+    finally:
+        context.close()
+
+
+def test_equation_numbers_and_references(open_page):
+    """编号公式显示编号；{eq} 引用指向存在的公式，引用文字就是那个编号。"""
+    page = open_page("book/ch04_formulas.html")
+    refs = page.evaluate("""() => Array.from(document.querySelectorAll('article a[href^="#equation-"]'))
+        .filter(a => !a.classList.contains('headerlink'))
+        .map(a => { const target = document.getElementById(a.getAttribute('href').slice(1));
+                    const eqno = target && target.querySelector('.eqno');
+                    return [a.textContent.trim(), eqno ? eqno.textContent.trim() : null,
+                            !!(target && target.querySelector('mjx-container'))]; })""")
+    assert len(refs) >= 4
+    for text, eqno, typeset in refs:
+        assert eqno and typeset and eqno.startswith(text), (text, eqno, typeset)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_formulas_take_the_text_colour_and_print(browser, site_url, scheme):
+    """公式用正文的颜色（暗色模式下也看得清），不设固定宽度；打印时公式照常显示，复制用的 TeX 不显示。"""
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 390, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(site_url + "book/ch04_formulas.html", wait_until="load")
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        colours = page.evaluate("""() => Array.from(document.querySelectorAll('span.math mjx-container'))
+            .map(m => [getComputedStyle(m).color, getComputedStyle(m.closest('p, li, td, div')).color])""")
+        assert colours and all(a == b for a, b in colours), colours[:3]
+        fixed = page.evaluate("""() => Array.from(document.querySelectorAll('mjx-container'))
+            .filter(m => /(^|;)\\s*width/.test(m.getAttribute('style') || '')).length""")
+        assert fixed == 0
+        page.emulate_media(media="print")
+        sizes = page.evaluate("""() => Array.from(document.querySelectorAll('mjx-container')).map(m => {
+            const box = m.getBoundingClientRect(), tex = m.querySelector('.dsx-math-tex').getBoundingClientRect();
+            return [box.width, box.height, tex.width * tex.height]; })""")
+        assert sizes and all(w > 0 and h > 0 and hidden <= 1 for w, h, hidden in sizes)
+    finally:
+        context.close()
+
+
+def test_figures_are_palette_pngs_that_look_like_the_originals():
+    """网页里的插图（tools/dsx_images.py）是调色板 PNG：比笔记本里的原图小，每个颜色通道的均方根误差 ≤ 2。"""
+    from PIL import Image, ImageChops, ImageStat
+
+    originals = ROOT / "_build" / "jupyter_execute"      # myst-nb 存放执行输出原图的地方
+    pairs = [(p, originals / p.name) for p in sorted((html_dir() / "_images").glob("*.png"))
+             if (originals / p.name).exists()]
+    assert pairs, "网页里没有找到来自笔记本输出的插图"
+    for web, original in pairs:
+        a, b = Image.open(original).convert("RGB"), Image.open(web)
+        assert b.mode == "P", f"{web.name} 不是调色板 PNG"
+        assert web.stat().st_size < original.stat().st_size
+        rms = ImageStat.Stat(ImageChops.difference(a, b.convert("RGB"))).rms
+        assert max(rms) <= 2.0, f"{web.name} 与原图差别太大：{rms}"
