@@ -21,6 +21,7 @@ from dsx_typography import _fix_spaces, _keep_punctuation_with_math, clean_space
     ("（ 见下文 ）", "", "", "（见下文）"),
     ("用\nPyTorch", "", "", "用\nPyTorch"),            # 汉字与英文之间：换行照常显示为一个空格
     ("a b", "", "", "a b"),
+    ("见 ", "", "有", "见"),                            # 汉字与链接文字之间手打的空格
     ("\n再除以", "值", "", "再除以"),                   # 节点边界：前一个节点以汉字结尾
     ("的\n", "", "值", "的"),
     ("的\n", "", "x", "的\n"),                         # 后面是行内代码或公式：保留空格
@@ -55,10 +56,10 @@ STRAY = re.compile(r"[\u4e00-\u9fff，。、；：！？）」』》] +[\u4e00-\
 
 
 def _prose(html):
-    """网页正文里的文字（去掉代码、公式、输出与标签）。"""
-    html = re.sub(r"(?s)<(pre|script|style|code)\b.*?</\1>", " ", html)
-    html = re.sub(r'(?s)<div class="cell_output.*?</div>\s*</div>', " ", html)
-    html = re.sub(r"(?s)<span class=\"math[^\"]*\">.*?</span>", " ", html)
+    """网页正文里的文字：代码、公式换成一个拉丁字母 x（它们两边本来就该有空格），去掉输出与标签。"""
+    html = re.sub(r"(?s)<(pre|script|style|code)\b.*?</\1>", "x", html)
+    html = re.sub(r'(?s)<div class="cell_output.*?</div>\s*</div>', "x", html)
+    html = re.sub(r"(?s)<span class=\"math[^\"]*\">.*?</span>", "x", html)
     return re.sub(r"<[^>]+>", "", html)
 
 
@@ -78,3 +79,17 @@ def test_status_page_is_chinese():
     assert [re.sub(r"<[^>]+>", "", h).strip() for h in headers] == ["章节", "最近运行", "方式", "耗时（秒）", "结果"]
     assert "✅" not in table and "❌" not in table
     assert table.count("成功") == len(chapter_paths())
+
+
+@pytest.mark.parametrize("path", chapter_paths(), ids=lambda p: p.stem)
+def test_printed_lines_share_one_output_box(path):
+    """一个单元格连续打印的几行显示在同一个输出框里，而不是每行一个框（例如中间夹着不显示的 glue 输出时）。"""
+    from bs4 import BeautifulSoup
+    soup = BeautifulSoup((html_dir() / "book" / f"{path.stem}.html").read_text(encoding="utf-8"), "html.parser")
+    split = []
+    for output in soup.select("div.cell_output"):
+        boxes = [c for c in output.find_all(recursive=False) if c.name]
+        for a, b in zip(boxes, boxes[1:]):
+            if "stream" in a.get("class", []) and "stream" in b.get("class", []):
+                split.append(a.get_text()[:60])
+    assert split == [], f"{path.stem} 有被拆成多个输出框的打印结果：{split[:3]}"

@@ -1,7 +1,7 @@
 """Sphinx 小扩展：中文排版。
 
-1. 源文件里的换行落在两个汉字（或中文标点）之间时，浏览器会把它画成一个空格；全角标点前后也不需要空格。
-   这里在文档树里删掉这些空白（只改正文，不碰代码、公式和代码输出）。汉字与英文、数字之间的换行照常是一个空格。
+1. 源文件里的换行落在两个汉字（或中文标点）之间时，浏览器会把它画成一个空格；汉字之间、全角标点前后
+   都不该有空格。这里在文档树里删掉这些空白（只改正文，不碰代码、公式和代码输出）。汉字与英文、数字之间的换行照常是一个空格。
 2. 行内公式后面紧跟的中文标点（如「$x$，」）不能被挤到下一行行首：把公式和这个标点包进一个不折行的 span。
 """
 import re
@@ -15,7 +15,7 @@ CLOSING = "，。、；：！？）」』》〉】”’"
 PUNCT = OPENING + CLOSING + "…—"
 CJK = f"[{HAN}{PUNCT}]"
 
-BREAK_BETWEEN_CJK = re.compile(rf"(?<={CJK})[ \t]*\n\s*(?={CJK})")
+SPACE_BETWEEN_CJK = re.compile(rf"(?<={CJK})\s+(?={CJK})")
 SPACE_AFTER_PUNCT = re.compile(rf"(?<=[{OPENING}{CLOSING}])\s+")
 SPACE_BEFORE_PUNCT = re.compile(rf"\s+(?=[{CLOSING}])")
 LEADING_CLOSING = re.compile(rf"^[{CLOSING}]+")
@@ -27,7 +27,7 @@ VERBATIM = (nodes.FixedTextElement, nodes.literal, nodes.math, nodes.raw, nodes.
 def clean_spaces(text, before="", after=""):
     """删掉 text 里不该有的空白；before/after 是紧挨着 text 前后的文字（用来判断边界上的空白）。"""
     joined = before + text + after
-    for pattern in (BREAK_BETWEEN_CJK, SPACE_AFTER_PUNCT, SPACE_BEFORE_PUNCT):
+    for pattern in (SPACE_BETWEEN_CJK, SPACE_AFTER_PUNCT, SPACE_BEFORE_PUNCT):
         # 只删空白、不删字，所以前后文的字符不受影响
         joined = pattern.sub("", joined)
     return joined[len(before):len(joined) - len(after)]
