@@ -1,7 +1,16 @@
-// 行间公式比正文栏宽时（多见于手机屏幕），按比例缩小到正好放得下，整条公式始终可见。
-// 适用于浏览器里排版的 MathJax，也适用于构建时排好的公式（mjx-container / .katex-display）。
+// 1. 行间公式比正文栏宽时（多见于手机屏幕），按比例缩小到正好放得下，整条公式始终可见。
+//    适用于浏览器里排版的 MathJax，也适用于构建时排好的公式（mjx-container / .katex-display）。
+// 2. 主题的 Colab 按钮图片的替代文字是英文，换成中文。
 (function () {
   "use strict";
+  const ALT = {"logo_colab.png": "Colab 图标"};
+
+  function chineseAlt() {
+    document.querySelectorAll("img").forEach((img) => {
+      const name = (img.getAttribute("src") || "").split("/").pop();
+      if (ALT[name]) img.alt = ALT[name];
+    });
+  }
   const RENDERED = "mjx-container, .katex-display, svg";
 
   function fit() {
@@ -34,5 +43,8 @@
       MathJax.startup.promise.then(fit);
     }
   });
-  document.addEventListener("DOMContentLoaded", fit);
+  document.addEventListener("DOMContentLoaded", () => {
+    chineseAlt();
+    fit();
+  });
 })();

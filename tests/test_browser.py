@@ -245,7 +245,7 @@ def test_text_contrast(open_view, path, scheme):
 @pytest.mark.parametrize("path", all_pages())
 def test_images_have_chinese_alt_text(open_view, path):
     page = open_view(path)
-    images = page.evaluate("""() => Array.from(document.querySelectorAll('article img'))
+    images = page.evaluate("""() => Array.from(document.images)
         .map(img => [img.getAttribute('src'), img.getAttribute('alt') || ''])""")
     bad = [src for src, alt in images if not CJK_TEXT.search(alt) or "/" in alt]
     assert bad == [], f"{path} 有图片缺少中文的替代文字：{bad[:5]}"

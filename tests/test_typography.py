@@ -43,6 +43,13 @@ def test_code_and_math_are_untouched():
     assert para.astext() == "代码\na  ，\n b\n之后"
 
 
+def test_soft_line_break_between_sentences_keeps_the_full_stop():
+    """软换行是一个单独的文本节点：删掉它，但前一句末尾的句号不能跟着丢。"""
+    para = _paragraph(nodes.Text("增加一个层归一化。"), nodes.Text("\n"), nodes.Text("后置归一化"))
+    _fix_spaces(para)
+    assert para.astext() == "增加一个层归一化。后置归一化"
+
+
 def test_punctuation_stays_with_inline_math():
     para = _paragraph(nodes.Text("设 "), nodes.math("", "x"), nodes.Text("，则"))
     _keep_punctuation_with_math(para)

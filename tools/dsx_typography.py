@@ -25,7 +25,7 @@ VERBATIM = (nodes.FixedTextElement, nodes.literal, nodes.math, nodes.raw, nodes.
 
 
 def clean_spaces(text, before="", after=""):
-    """删掉 text 里不该有的空白；before/after 是紧挨着 text 前后的文字（用来判断边界上的空白）。"""
+    """删掉 text 里不该有的空白；before/after 是 text 前后最近的非空白字符（用来判断边界上的空白）。"""
     joined = before + text + after
     for pattern in (SPACE_BETWEEN_CJK, SPACE_AFTER_PUNCT, SPACE_BEFORE_PUNCT):
         # 只删空白、不删字，所以前后文的字符不受影响
@@ -53,8 +53,9 @@ def _fix_spaces(block):
     for i, text in enumerate(texts):
         if _is_verbatim(text.parent):
             continue
-        before = str(texts[i - 1])[-1:] if i > 0 else ""
-        after = str(texts[i + 1])[:1] if i + 1 < len(texts) else ""
+        # 前后文取最近的非空白字符（只由空白组成的相邻节点，如软换行，跳过去看）
+        before = "".join(map(str, texts[:i])).rstrip()[-1:]
+        after = "".join(map(str, texts[i + 1:])).lstrip()[:1]
         new = clean_spaces(str(text), before, after)
         if new != str(text):
             text.parent.replace(text, nodes.Text(new))
