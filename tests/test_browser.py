@@ -262,7 +262,8 @@ def test_print_layout(open_view, path):
             if (pre.scrollWidth > pre.clientWidth + 1) out.push('代码被截断：' + pre.textContent.slice(0, 40));
         for (const d of document.querySelectorAll('article details')) {
             const body = Array.from(d.children).find(c => c.tagName !== 'SUMMARY');
-            if (body && body.getBoundingClientRect().height === 0) out.push('折叠的内容没有展开：' + d.textContent.slice(0, 40));
+            // 折叠着的 details 内容仍有尺寸，只是不绘制：用 checkVisibility 判断是否真的显示
+            if (body && !body.checkVisibility()) out.push('折叠的内容没有展开：' + d.textContent.slice(0, 40));
         }
         return out;
     }""")
