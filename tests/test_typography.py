@@ -56,6 +56,8 @@ def test_punctuation_stays_with_inline_math():
     keep = list(para.findall(nodes.inline))
     assert len(keep) == 1 and "dsx-nobr" in keep[0]["classes"] and keep[0].astext() == "x，"
     assert para.astext() == "设 x，则"
+    _keep_punctuation_with_math(para)  # 写出前再运行一次：不再套一层
+    assert len(list(para.findall(nodes.inline))) == 1
 
 
 # ---------------------------------------------------------------- 构建好的网页

@@ -8,6 +8,7 @@ import re
 
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 OPENING = "（「『《〈【“‘"
@@ -63,6 +64,8 @@ def _fix_spaces(block):
 
 def _keep_punctuation_with_math(block):
     for math in list(block.findall(nodes.math)):
+        if "dsx-nobr" in math.parent.get("classes", []):
+            continue  # 读入时已经处理过
         following = math.next_node(descend=False, siblings=True)
         if not isinstance(following, nodes.Text):
             continue
@@ -81,15 +84,29 @@ def _keep_punctuation_with_math(block):
             parent.remove(following)
 
 
+def apply_typography(document):
+    for block in list(_text_blocks(document)):
+        _fix_spaces(block)
+        _keep_punctuation_with_math(block)
+
+
 class ChineseTypography(SphinxTransform):
+    """读入时运行：目录和侧栏里用到的标题也是干净的。"""
     default_priority = 700
 
     def apply(self, **kwargs):
-        for block in list(_text_blocks(self.document)):
-            _fix_spaces(block)
-            _keep_punctuation_with_math(block)
+        apply_typography(self.document)
+
+
+class ChineseTypographyAfterReferences(SphinxPostTransform):
+    """写出前再运行一次：交叉引用（如 {doc} 链接）的文字到这时才换成章节标题，glue 的值也是这时才填进去。"""
+    default_priority = 900
+
+    def run(self, **kwargs):
+        apply_typography(self.document)
 
 
 def setup(app):
     app.add_transform(ChineseTypography)
+    app.add_post_transform(ChineseTypographyAfterReferences)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
