@@ -186,6 +186,21 @@ TOO_WIDE = """() => {
 }"""
 
 
+# 标题、表格标题、图注里，最后一个字单独落在新的一行（孤字）
+ORPHANS = """() => Array.from(document.querySelectorAll(
+        'article h1, article h2, article h3, article caption, article figcaption')).flatMap(el => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const chars = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode())
+        for (let i = 0; i < n.length; i++) if (n.data[i].trim() && n.data[i] !== '#') chars.push([n, i]);
+    if (chars.length < 3) return [];
+    const top = ([n, i]) => { const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+                              return r.getBoundingClientRect().top; };
+    const last = top(chars[chars.length - 1]), before = top(chars[chars.length - 2]);
+    return last - before > 4 ? [el.textContent.trim().slice(0, 40)] : [];
+})"""
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("path", all_pages())
 def test_nothing_wider_than_the_column(open_view, path, width):
@@ -200,6 +215,11 @@ def test_nothing_wider_than_the_column(open_view, path, width):
             .filter(pre => pre.offsetParent && pre.scrollWidth > pre.clientWidth + 1)
             .map(pre => pre.textContent.split('\\n').reduce((a, b) => a.length > b.length ? a : b))""")
         assert scrolling == [], f"{path} 在 1280 px 宽时有代码或输出要横向滚动，最长的一行：{scrolling[:3]}"
+        shrunk = page.evaluate("""() => Array.from(document.querySelectorAll('article div.cell_output img'))
+            .filter(img => img.naturalWidth > img.clientWidth + 1).map(img => img.alt.slice(0, 30))""")
+        assert shrunk == [], f"{path} 有图比正文栏宽、被缩小显示（图里的字随之变小）：{shrunk[:3]}"
+    orphans = page.evaluate(ORPHANS)
+    assert orphans == [], f"{path} 在 {width} px 宽时有标题或表格标题的最后一行只剩一个字：{orphans[:5]}"
 
 
 @pytest.mark.parametrize("path", all_pages())
