@@ -59,13 +59,18 @@ def extract_face(collection_path, family, out_dir):
     return out
 
 
+def _reads_font_collections():
+    """matplotlib 能否读出 .ttc 里的每一个字体（3.11 起字体条目带 index 字段）。"""
+    from matplotlib import font_manager
+    return "index" in getattr(font_manager.FontEntry, "__dataclass_fields__", {})
+
+
 def _register_sc_face(path):
     """注册字体集合里的 SC 字体，返回 matplotlib 认得的字体名。"""
     import matplotlib
     from matplotlib import font_manager
 
-    knows_collections = "index" in getattr(font_manager.FontEntry, "__dataclass_fields__", {})
-    if not knows_collections:
+    if not _reads_font_collections():
         path = extract_face(path, SC_FAMILY, os.path.join(matplotlib.get_cachedir(), "dsx_util"))
     font_manager.fontManager.addfont(path)
     return SC_FAMILY

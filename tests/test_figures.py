@@ -76,6 +76,21 @@ def test_extract_face_for_older_matplotlib(tmp_path):
         extract_face(cjk_font_path(), "Noto Sans CJK XX", str(tmp_path / "x"))
 
 
+def test_older_matplotlib_uses_the_extracted_sc_face(tmp_path):
+    """模拟 matplotlib 3.11 之前的版本（Colab 常见 3.8–3.10）：注册的是单独存出的 SC 字体文件（.otf），里面是 SC 字形。"""
+    code = (
+        "import matplotlib; matplotlib.use('Agg'); from matplotlib import font_manager\n"
+        "import dsx_util.plotting as plotting\n"
+        "plotting._reads_font_collections = lambda: False\n"
+        "name = plotting.use_cjk_font()\n"
+        "otf = [e.fname for e in font_manager.fontManager.ttflist if e.fname.endswith('.otf')]\n"
+        "print(name, len(otf), font_manager.get_font(otf[0]).family_name)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "MPLCONFIGDIR": str(tmp_path / "mpl")})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["Noto", "Sans", "CJK", "SC", "1", "Noto", "Sans", "CJK", "SC"]
+
+
 def test_figure_defaults_fit_the_column_with_readable_text(tmp_path):
     result = probe(sys.executable, tmp_path)
     assert result["figsize"][0] <= 7.0
