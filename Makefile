@@ -11,16 +11,19 @@ PIP_TORCH := $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX),)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: book test bench system sync lock clean
+.PHONY: book test bench system sync lock clean pdf
 
 book: $(VENV)/.installed $(NODE)/.installed
 	$(BIN)/python tools/nbsync.py --check
 	$(BIN)/jupyter-book build . -W -n --keep-going
+	$(BIN)/python tools/web_archive.py
 	@echo "HTML 已生成：_build/html/index.html"
 
 test: $(VENV)/.installed $(COLAB)/.installed $(NODE)/.installed system
 	$(BIN)/python tools/nbsync.py --check
 	$(BIN)/jupyter-book build . -W -n --keep-going
+	$(BIN)/python tools/web_archive.py
+	$(MAKE) dist
 	PYTHONPATH=$(CURDIR) $(COLAB)/bin/python -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning tests/test_widgets.py
 	$(BIN)/pytest -q
 
@@ -29,6 +32,13 @@ bench: $(VENV)/.installed system book
 	$(BIN)/python bench/bench_import.py
 	$(BIN)/python bench/bench_layernorm_speed.py
 	$(BIN)/python bench/bench_widgets.py
+	$(BIN)/python bench/bench_inpage.py
+	$(BIN)/python bench/bench_pdf.py
+
+# PDF 版：单页 HTML + chromium 打印，结果在 _build/pdf/，并复制到 _build/html/（首页有链接）。
+# 与网页版共用执行缓存：网页版是最新的时候不会再执行任何一章。
+pdf: $(VENV)/.installed system
+	$(BIN)/python tools/build_pdf.py
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -48,17 +58,25 @@ $(NODE)/.installed: package.json
 	mkdir -p $(NODE)
 	touch $@
 
-# 浏览器测试需要 Debian 的 chromium 和中文字体；以 root 运行且缺少时自动安装
+# 浏览器测试与 PDF 版需要 Debian 的 chromium、中文字体、彩色 emoji 字体（执行状态表里的 ✅）和 poppler-utils（pdftotext）；
+# 以 root 运行且缺少时自动安装
 system:
-	@if [ ! -x /usr/bin/chromium ] || [ -z "$$(fc-list :lang=zh 2>/dev/null)" ]; then \
+	@if [ ! -x /usr/bin/chromium ] || [ -z "$$(fc-list :lang=zh 2>/dev/null)" ] || [ ! -x /usr/bin/pdftotext ] || [ -z "$$(fc-list 'Noto Color Emoji' 2>/dev/null)" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
-	  else echo "需要 /usr/bin/chromium：请用 root 运行，或先 sudo apt-get install chromium fonts-noto-cjk"; exit 1; fi; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk poppler-utils fonts-noto-color-emoji >/dev/null; \
+	  else echo "需要 /usr/bin/chromium：请用 root 运行，或先 sudo apt-get install chromium fonts-noto-cjk poppler-utils fonts-noto-color-emoji"; exit 1; fi; \
 	fi
 
 # 改了 _config.yml 的仓库地址或章节后运行：更新每章的设置单元格、清空输出
 sync: $(VENV)/.installed
 	$(BIN)/python tools/nbsync.py
+
+# dsx_util 的 wheel 与 sdist（发布到 PyPI 的就是它们），并检查能否上传；tests/test_release.py 把 wheel 装进全新环境试用
+.PHONY: dist
+dist: $(VENV)/.installed
+	rm -rf _build/dist build   # build/ 里残留的旧文件会混进 wheel
+	$(BIN)/python -m build --outdir _build/dist . >/dev/null
+	$(BIN)/twine check --strict _build/dist/*
 
 # 重新生成精确版本的锁文件
 lock: $(VENV)/.installed $(COLAB)/.installed

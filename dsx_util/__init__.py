@@ -13,6 +13,7 @@ _EXPORTS = {
     "set_seed": "seed",
     "print_table": "table",
     "glue": "notebook",
+    "sci": "notebook",
     "LayerNorm": "layernorm",
     "RMSNorm": "rmsnorm",
     "use_cjk_font": "plotting",

@@ -13,7 +13,7 @@ class LayerNorm(nn.Module):
         self.shift = nn.Parameter(torch.zeros(emb_dim))  # 平移参数 β
 
     def forward(self, x):
-        mean = x.mean(dim=-1, keepdim=True)                 # 公式 (1)
-        var = x.var(dim=-1, keepdim=True, unbiased=False)   # 公式 (2)，有偏方差
-        norm_x = (x - mean) / torch.sqrt(var + self.eps)    # 公式 (3)
-        return self.scale * norm_x + self.shift             # 公式 (4)
+        mean = x.mean(dim=-1, keepdim=True)                 # 式 (4.1)
+        var = x.var(dim=-1, keepdim=True, unbiased=False)   # 式 (4.2)，有偏方差
+        norm_x = (x - mean) / torch.sqrt(var + self.eps)    # 式 (4.3)
+        return self.scale * norm_x + self.shift             # 式 (4.4)

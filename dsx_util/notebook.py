@@ -24,3 +24,36 @@ def glue(name, value, display=False):
         return None
     _glue(name, value, display=display)
     return None
+
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+class Sci(float):
+    """一个普通的浮点数，只是在正文里（myst-nb 的 {glue:md}）写成 1.2×10⁻⁷ 而不是 1.2e-07。"""
+
+    digits = 1
+
+    def _repr_markdown_(self):
+        return str(self)
+
+    def __str__(self):
+        mantissa, exponent = f"{float(self):.{self.digits}e}".split("e")
+        exponent = str(int(exponent))
+        return mantissa if exponent == "0" else f"{mantissa}×10{exponent.translate(_SUPERSCRIPT)}"
+
+
+def sci(value, digits=1):
+    """把数写成科学记数法的样子交给 glue：sci(3.1e-07) 在正文里显示为 3.1×10⁻⁷。
+
+    它仍然是一个 float（repr 不变），测试读出的 glue 值与原来的数完全相同。正文里用 {glue:md}`名字` 引用。
+    """
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"sci() 需要一个数，收到的是 {value!r}（类型 {type(value).__name__}）。") from None
+    if not isinstance(digits, int) or digits < 0:
+        raise ValueError(f"digits 应当是不小于 0 的整数（小数点后保留几位），收到的是 {digits!r}。")
+    result = Sci(number)
+    result.digits = digits
+    return result

@@ -89,10 +89,13 @@ def test_page_offline_and_rendered(open_page, path):
 
 
 def test_colab_and_download_buttons(open_page):
-    """每个章节页面都有指向本章 .ipynb（配置的分支上）的 Colab 链接和下载按钮。"""
+    """每个章节页面都有指向本章 .ipynb 的 Colab 链接和下载按钮。
+
+    Colab 打开的是 notebooks 分支上的读者版笔记本（发布流程从 _build/reader/ 推送；详见 tests/test_reader_edition.py）。
+    """
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     repo = config["repository"]["url"].rstrip("/").replace("https://github.com/", "")
-    branch = config["repository"]["branch"]
+    branch = "notebooks"
     for nb in chapter_paths():
         page = open_page(f"book/{nb.stem}.html")
         hrefs = page.eval_on_selector_all("a[href*='colab.research.google.com']", "els => els.map(e => e.href)")

@@ -4,6 +4,7 @@
 来自 DSX_HTML_DIR（默认 _build/html）。最后两个测试不需要构建好的书：它们把探索器的 text/html 输出直接放进空白页。
 """
 import json
+import re
 
 import pytest
 import torch
@@ -213,4 +214,150 @@ def test_page_view_matches_kernel_view(blank_page):
     shown = ex.shown()
     for role in ("in-mean", "in-var", "hat-mean", "hat-var", "out-mean", "out-var", "expected", "formula"):
         assert root.locator(f'[data-role="{role}"]').first.inner_text() == shown[role], role
+    # 画面也相同：JS 重画出的柱子与内核视图（Python 生成的 SVG）几何一致
+    kernel = ex._w["view"].value
+    for chart in ("chart-x", "chart-xhat", "chart-y"):
+        for cls in ("dsx-bars", "dsx-over"):
+            page_d = root.locator(f'[data-role="{chart}"] .{cls}').get_attribute("d")
+            svg = re.search(rf'<svg[^>]*data-role="{chart}".*?</svg>', kernel, re.S).group(0)
+            kernel_d = re.search(rf'class="{cls}"[^>]*d="([^"]*)"', svg).group(1)
+            assert numbers(page_d) == pytest.approx(numbers(kernel_d), abs=0.011), (chart, cls)
     assert_clean(blank_page)
+
+
+def numbers(path_d):
+    return [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", path_d)]
+
+
+# ---------------------------------------------------------------- 画面随数字变化、窄屏、触控尺寸、暗色对比度
+CONTRAST_JS = """(root) => {
+  function parse(s) {
+    const m = s.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) { return null; }
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return p.length === 3 ? p.concat([1]) : p;
+  }
+  function lum(c) {
+    const v = c.slice(0, 3).map(x => { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+  }
+  function background(el) {
+    for (; el; el = el.parentElement) {
+      const c = parse(getComputedStyle(el).backgroundColor);
+      if (c && c[3] > 0) { return c; }
+    }
+    return [255, 255, 255, 1];
+  }
+  const worst = [];
+  for (const el of root.querySelectorAll("*")) {
+    if (["SCRIPT", "STYLE", "OPTION"].includes(el.tagName) || !el.getClientRects().length) { continue; }
+    const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own) { continue; }
+    const style = getComputedStyle(el);
+    if (style.visibility === "hidden") { continue; }
+    const inSvg = el instanceof SVGElement;
+    const fg = parse(inSvg ? style.fill : style.color);
+    const bg = background(inSvg ? el.ownerSVGElement : el);
+    const a = lum(fg), b = lum(bg);
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    worst.push({ratio: ratio, text: el.textContent.trim().slice(0, 30), fg: String(fg), bg: String(bg)});
+  }
+  return worst;
+}"""
+
+
+def svg_bar_height(root, role):
+    """页面上实际绘制出来的输出柱子总高度（像素，getBoundingClientRect）。"""
+    return root.locator(f'[data-role="{role}"] .dsx-bars').evaluate("p => p.getBoundingClientRect().height")
+
+
+def test_gamma_two_doubles_the_drawn_output_bars_in_the_page(open_page):
+    page = open_page(LN_PAGE)
+    root = first_live_layer_norm(page)
+    root.locator('[data-role="gamma"]').fill("1")
+    y1, hat1 = svg_bar_height(root, "chart-y"), svg_bar_height(root, "chart-xhat")
+    root.locator('[data-role="gamma"]').fill("2")
+    y2, hat2 = svg_bar_height(root, "chart-y"), svg_bar_height(root, "chart-xhat")
+    assert y1 > 20 and y1 == pytest.approx(hat1, rel=0.01)      # 共用纵轴：γ = 1 时 x̂ 与输出一样高
+    assert y2 == pytest.approx(2 * y1, rel=0.01), (y1, y2)      # γ = 2：画出来的柱子两倍高
+    assert hat2 == pytest.approx(hat1, rel=1e-6)                # x̂ 不变
+    assert root.locator('[data-role="chart-y"] .dsx-over-note').text_content() == ""
+    root.locator('[data-role="beta"]').fill("5")
+    root.locator('[data-role="gamma"]').fill("3")
+    assert "个超出范围" in root.locator('[data-role="chart-y"] .dsx-over-note').text_content()
+    assert_clean(page)
+
+
+def _phone_page(browser, width=360, scheme="light"):
+    context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme, locale="zh-CN")
+    return context, context.new_page()
+
+
+@pytest.mark.parametrize("path, kind", [(LN_PAGE, "layer_norm"), (DIM_PAGE, "dim_keepdim")])
+def test_explorers_fit_a_360px_page_and_controls_are_24px(browser, site_url, path, kind):
+    context, page = _phone_page(browser)
+    try:
+        page.goto(site_url + path)
+        roots = page.locator(f'[data-explorer="{kind}"]')
+        assert roots.count() >= 1
+        for i in range(roots.count()):
+            root = roots.nth(i)
+            root.scroll_into_view_if_needed()
+            if kind == "layer_norm" and root.locator('[data-role="per_feature"]').is_visible():
+                root.locator('[data-role="per_feature"]').check()       # 逐特征的控件也要放得下
+            sw, cw = root.evaluate("r => [r.scrollWidth, r.clientWidth]")
+            assert sw <= cw, f"第 {i} 个探索器在 360 px 宽时横向溢出：scrollWidth {sw} > clientWidth {cw}"
+            box = root.bounding_box()
+            for control in root.locator("input, select, button").all():
+                if not control.is_visible():
+                    continue
+                b = control.bounding_box()
+                assert b["height"] >= 24 and b["width"] >= 24, f"控件太小：{control.get_attribute('data-role')} {b}"
+                assert b["x"] >= box["x"] - 0.5 and b["x"] + b["width"] <= box["x"] + box["width"] + 0.5, \
+                    f"控件被裁掉：{control.get_attribute('data-role')}"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", [LN_PAGE, DIM_PAGE])
+def test_explorer_text_contrast_in_light_and_dark_mode(browser, site_url, path, scheme):
+    context, page = _phone_page(browser, width=1280, scheme=scheme)
+    try:
+        page.goto(site_url + path)
+        assert page.evaluate("document.documentElement.dataset.theme") == scheme
+        roots = page.locator("[data-explorer]")
+        assert roots.count() >= 1
+        if path == DIM_PAGE:   # 三种结论（正确、报错、静默出错）的颜色都要看
+            root = roots.first
+            shown = []
+            for shape, dim, keep in ((0, -1, True), (0, -1, False), (2, -1, False)):
+                root.locator('[data-role="shape"]').select_option(str(shape))
+                root.locator('[data-role="dim"]').select_option(str(dim))
+                root.locator('[data-role="keepdim"]').set_checked(keep)
+                status = root.locator('[data-role="broadcast-status"]')
+                shown.append((status.get_attribute("data-status"), status.evaluate("e => getComputedStyle(e).color")))
+                low = [r for r in root.evaluate(CONTRAST_JS) if r["ratio"] < 4.5]
+                assert not low, f"{scheme}：对比度不足 4.5:1：{low}"
+            assert [s for s, _ in shown] == ["ok", "error", "silent"]
+            assert len({c for _, c in shown}) == 3, f"三种结论的颜色应各不相同：{shown}"
+        for i in range(roots.count()):
+            low = [r for r in roots.nth(i).evaluate(CONTRAST_JS) if r["ratio"] < 4.5]
+            assert not low, f"{scheme}：对比度不足 4.5:1：{low}"
+    finally:
+        context.close()
+
+
+def test_explorers_fit_360px_in_a_blank_page(browser):
+    """不依赖构建好的书：最窄的输出区域（360 px）里两个探索器都不横向溢出。"""
+    from dsx_util.widgets import dim_keepdim_explorer, layer_norm_explorer
+
+    context, page = _phone_page(browser)
+    try:
+        page.set_content("<!doctype html><html><body style='margin:0'>" + layer_norm_explorer()._repr_html_()
+                         + dim_keepdim_explorer()._repr_html_() + "</body></html>")
+        for root in page.locator("[data-explorer]").all():
+            sw, cw = root.evaluate("r => [r.scrollWidth, r.clientWidth]")
+            assert sw <= cw, (sw, cw)
+    finally:
+        context.close()

@@ -2,6 +2,8 @@
 
 已发表数值来自 Raschka《Build a Large Language Model (From Scratch)》第 4 章（torch.manual_seed(123)）。
 """
+import re
+
 import pytest
 
 from conftest import glued_value
@@ -26,10 +28,17 @@ def value(chapter, name):
     return float(glued_value(chapter[1], name))
 
 
+def printed_tensor(chapter, statement):
+    """读出执行 statement（如 print(out)）的那个单元格打印的张量：读者在书里看到的正是这些数。"""
+    cells = [c for c in chapter[0].cells if c.cell_type == "code" and statement in c.source.splitlines()]
+    assert len(cells) == 1, f"第 2 章应当恰好有一个单元格执行 {statement}"
+    text = "".join(o.get("text", "") for o in cells[0].outputs if o.output_type == "stream")
+    body = text[text.index("tensor("):text.index("]]") + 2]
+    return [[float(v) for v in re.findall(r"-?\d+\.\d+", row)] for row in body.split("],")]
+
+
 def test_published_activations(chapter):
-    for i, row in enumerate(PUBLISHED_OUT):
-        for j, expected in enumerate(row):
-            assert value(chapter, f"ch02_out_{i}_{j}") == pytest.approx(expected, abs=TOL), (i, j)
+    assert printed_tensor(chapter, "print(out)") == PUBLISHED_OUT   # 打印的 4 位小数与发表的逐位相同
 
 
 def test_published_mean_and_unbiased_var(chapter):
@@ -39,9 +48,10 @@ def test_published_mean_and_unbiased_var(chapter):
 
 
 def test_published_normalized_values(chapter):
-    for i, row in enumerate(PUBLISHED_NORMED):
-        for j, expected in enumerate(row):
-            assert value(chapter, f"ch02_normed_{i}_{j}") == pytest.approx(expected, abs=TOL), (i, j)
+    assert printed_tensor(chapter, "print(normed)") == PUBLISHED_NORMED
+    assert value(chapter, "ch02_normed_0_2") == pytest.approx(PUBLISHED_NORMED[0][2], abs=TOL)
+    assert value(chapter, "ch02_normed_1_3") == pytest.approx(PUBLISHED_NORMED[1][3], abs=TOL)
+    assert PUBLISHED_NORMED[1][3] == max(max(row) for row in PUBLISHED_NORMED)   # 正文说它是最大的一个
 
 
 def test_zero_counts_match_published_output(chapter):
@@ -72,3 +82,10 @@ def test_layernorm_keeps_gradients_balanced(chapter):
     assert plain_ratio > 1e3          # 无层归一化：第一层的梯度小了几个数量级（梯度消失）
     assert 0.1 < ln_ratio < 10        # 有层归一化：首尾两层的梯度在同一数量级
     assert value(chapter, "ch02_grad_first_ln") > 1e3 * value(chapter, "ch02_grad_first_plain")
+
+
+def test_every_block_with_layernorm_has_unit_scale(chapter):
+    # 正文说“每块都在 min 到 max 之间”：两端都要接近 1
+    assert value(chapter, "ch02_std_ln_min") == pytest.approx(1.0, abs=0.02)
+    assert value(chapter, "ch02_std_ln_max") == pytest.approx(1.0, abs=0.02)
+    assert value(chapter, "ch02_std_ln_min") <= value(chapter, "ch02_std_last_ln") <= value(chapter, "ch02_std_ln_max")

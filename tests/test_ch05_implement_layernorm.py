@@ -1,5 +1,6 @@
 """第 5 章《实现 LayerNorm》的承诺：书中的类与 dsx_util 逐字相同、与 nn.LayerNorm 一致、梯度检验通过、
-第 2 章例子的输出方差是 0.9995 / 0.9997。"""
+第 2 章例子的输出方差是 0.9995 / 0.9997，
+Raschka 的例子是 1.0000；归一化不改变分布的形状。"""
 import inspect
 
 import nbformat
@@ -70,3 +71,33 @@ def test_ch02_example_variance_below_one(chapter):
     assert glued_value(glued, "ch05_ratio_matches") is True
 
 
+
+
+def test_raschka_example_variance_is_one(chapter):
+    """Raschka 书中的 LayerNorm(emb_dim=5)(batch_example) 打印出方差 1.0000：ε/σ² 比本书的例子小一个数量级。"""
+    _, glued, _ = chapter
+    var_min = float(glued_value(glued, "ch05_raschka_var_min"))
+    assert f"{var_min:.4f}" == "1.0000"                       # 已发表的数字（保留 4 位小数）
+    assert var_min < 1.0                                      # 严格地说仍略小于 1
+    assert float(glued_value(glued, "ch05_raschka_gap")) == pytest.approx(1 - var_min)
+    assert float(glued_value(glued, "ch05_raschka_eps_rel_max")) < 1e-4
+    # 对照：第 2 章激活值的 ε/σ² 大好几倍，所以输出方差在第 4 位小数上就低于 1
+    ratio = float(glued_value(glued, "ch05_eps_rel_ratio"))
+    assert ratio > 5
+    assert ratio == pytest.approx(min(float(glued_value(glued, f"ch05_ch02_eps_rel{i}")) for i in range(2))
+                                  / float(glued_value(glued, "ch05_raschka_eps_rel_max")))
+    assert float(glued_value(glued, "ch05_ch02_var0")) < var_min
+
+
+def test_normalization_keeps_the_shape_of_the_distribution(chapter):
+    """纠正误解「标准化后就服从标准正态分布」：偏斜的输入，归一化后偏度不变。"""
+    _, glued, _ = chapter
+    before = float(glued_value(glued, "ch05_skew_before"))
+    after = float(glued_value(glued, "ch05_skew_after"))
+    assert before > 1.0                                       # 指数分布明显右偏（理论偏度为 2）
+    assert after == pytest.approx(before, rel=1e-4)
+    assert glued_value(glued, "ch05_skew_mean_after") is True
+    v = float(glued_value(glued, "ch05_var_after_max_gap"))
+    assert 0 < v < 1e-3                                       # 输出方差略小于 1，但四位小数上仍是 1
+    assert f"{float(glued_value(glued, 'ch05_var_after_min')):.4f}" == "1.0000"
+    assert float(glued_value(glued, "ch05_var_after_max")) < 1.0      # 正文：全都略小于 1

@@ -1,6 +1,7 @@
 """第 8 章：RMSNorm 的实现、与 torch.nn.RMSNorm 的对照、平移/缩放不变性，以及章节与包中代码一致。"""
 import inspect
 
+import pytest
 import torch
 
 import dsx_util
@@ -50,3 +51,11 @@ def test_chapter_glued_values(run_chapter):
     assert float(glued_value(glued, "ch08_rms_std_c20")) < 0.2
     for name in ("ch08_speed_ratio_ours", "ch08_speed_ratio_torch"):
         assert float(glued_value(glued, name)) > 0
+
+
+def test_rows_have_unit_rms_but_nonzero_mean(run_chapter):
+    _, glued, _ = run_chapter("ch08_rmsnorm")
+    assert float(glued_value(glued, "ch08_rms_after_min")) == pytest.approx(1.0, abs=1e-4)
+    assert float(glued_value(glued, "ch08_rms_after_max")) == pytest.approx(1.0, abs=1e-4)
+    assert float(glued_value(glued, "ch08_mean_after_absmin")) > 0.01     # 正文：均值并不是 0
+    assert float(glued_value(glued, "ch08_fp32_eps")) == pytest.approx(1.1920929e-07)

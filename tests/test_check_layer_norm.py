@@ -141,9 +141,11 @@ class Detached(GoodLN):
         return self.scale * torch.from_numpy(norm) + self.shift
 
 
-class Doubled(GoodLN):
-    def forward(self, x):
-        return 2 * super().forward(x)
+class EpsTooBig(GoodLN):
+    """ε 大了 10 倍：各步的性质都还满足，只有标准差约 10⁻³ 的行上差别明显。"""
+
+    def __init__(self, emb_dim, eps=1e-5):
+        super().__init__(emb_dim, eps=1e-4)
 
 
 class Raises(GoodLN):
@@ -176,15 +178,20 @@ FAULTY = {
     "inplace_input": Inplace,
     "wrong_shape_or_dtype": Float64,
     "not_differentiable": Detached,
-    "wrong_output": Doubled,
+    "wrong_output": EpsTooBig,
     "raised": Raises,
     "timeout": Loops,
     "not_done": Template,
 }
 
 
+# 逐步诊断的代码由 tests/test_check_steps.py 用目录之外的错误逐个演示
+STEP_CODES = {"row_mean_not_zero", "row_variance_not_one", "not_shift_invariant", "not_scale_invariant",
+              "gamma_not_featurewise", "beta_not_featurewise", "rows_mixed"}
+
+
 def test_every_code_has_a_faulty_implementation():
-    assert set(FAULTY) == set(LAYER_NORM_CODES)
+    assert set(FAULTY) | STEP_CODES == set(LAYER_NORM_CODES) and not set(FAULTY) & STEP_CODES
 
 
 SOLUTION_SNIPPETS = ["unbiased=False", "keepdim=True", "sqrt(var + ", "mean(dim=-1", "var(dim=-1"]
@@ -202,7 +209,7 @@ def test_each_mistake_is_named(code):
 
 def test_messages_cite_evidence():
     r = check_layer_norm(SinglePass, show=False)
-    assert "均值约 1e4" in r.messages[0] and "最大相差" in r.messages[0]
+    assert "均值约 10⁴" in r.messages[0] and "最大相差" in r.messages[0]
     r = check_layer_norm(Unbiased, show=False)
     assert "0.935" in r.messages[0]          # √(7/8) = 0.9354，由数据量出来的比值
     r = check_layer_norm(NoKeepdim, show=False)

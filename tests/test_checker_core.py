@@ -49,7 +49,7 @@ def test_not_implemented_means_not_done():
 
     out = call_learner(template)
     assert out.code == NOT_DONE == "not_done"
-    assert out.message.startswith("这道练习还没有完成：")
+    assert out.message.startswith("尚未作答：")
 
 
 def test_megabytes_of_output_are_truncated():
@@ -88,7 +88,7 @@ def test_finish_builds_result_and_prints_once(capsys):
     assert isinstance(r, CheckResult) and not r and r.passed is False
     assert r.codes == ["raised", "wrong_dim"] and r.messages == ["甲", "乙"]
     printed = capsys.readouterr().out
-    assert printed.count("练习 1") == 1 and "[wrong_dim] 乙" in printed
+    assert printed.count("练习 1") == 1 and "  - 乙" in printed and "wrong_dim" not in printed
     ok = finish("练习 2", [], show=False)
     assert ok and ok.passed and ok.codes == [] and capsys.readouterr().out == ""
     assert "✓" in str(ok) and "✓" in repr(ok) and "✗" in str(r)

@@ -2,6 +2,10 @@
 
 每章从头到尾运行一遍；第一个单元格从本仓库（DSX_UTIL_SOURCE）安装 dsx_util，且不得改动预装包的版本。
 环境由 make test 创建（.venv-colab，见 requirements-colab.txt）。
+
+运行的是读者版笔记本（_build/reader/book/，构建时生成，Colab 按钮打开的就是它），而不是源笔记本：
+读者版的代码单元格与源笔记本逐字相同（tests/test_reader_edition.py 断言这一点），只有 Markdown 不同，
+所以运行读者版同时证明了源笔记本能运行，不必把每章跑两遍。
 """
 import json
 import os
@@ -17,6 +21,7 @@ COLAB_PY = ROOT / ".venv-colab" / "bin" / "python"
 STUB = ROOT / "tests" / "colab_stub"
 KEPT = ("torch", "numpy", "ipywidgets", "matplotlib")
 CHAPTERS = chapter_paths()
+READER = ROOT / "_build" / "reader" / "book"
 
 
 def colab_versions():
@@ -50,7 +55,10 @@ def colab_env(tmp_path_factory):
 def test_chapter_runs_in_colab_like_env(colab_env, path):
     env, before, outdir = colab_env
     out = outdir / path.name
-    done = subprocess.run([str(COLAB_PY), str(ROOT / "tools" / "run_notebook.py"), str(path), "--out", str(out),
+    reader = READER / path.name
+    if not reader.exists():
+        pytest.fail(f"没有找到读者版笔记本 {reader}：请先运行 make book（构建时生成）。")
+    done = subprocess.run([str(COLAB_PY), str(ROOT / "tools" / "run_notebook.py"), str(reader), "--out", str(out),
                            "--timeout", "300"], capture_output=True, text=True, env={**os.environ, **env},
                           cwd=outdir)
     assert done.returncode == 0, f"{path.stem} 在仿 Colab 环境中运行失败：\n{done.stderr[-3000:]}"

@@ -8,7 +8,7 @@ import nbformat
 import pytest
 
 import dsx_util.exercises as exercises
-from conftest import chapter_paths
+from conftest import BOOK, chapter_paths
 from dsx_util.exercises.catalog import EXERCISES, TODO, chapter_cells, exercises_for, show_solution
 
 IDS = [ex.id for ex in EXERCISES]
@@ -91,9 +91,9 @@ def test_chapter_cells(stem):
         task, template, check, hint, solution = cells[5 * (n - 1): 5 * n]
         assert task.cell_type == "markdown" and task.source.startswith(f"### 练习 {n}：{ex.title}\n")
         assert template.cell_type == "code" and template.source == ex.template
-        assert template.metadata["tags"] == ["exercise-template"]
+        assert template.metadata["tags"] == ["exercise-template"] + (["inpage-exercise"] if ex.in_page else [])
         assert check.cell_type == "code" and check.source == ex.check
-        assert check.metadata["tags"] == ["exercise-check"]
+        assert check.metadata["tags"] == ["exercise-check"] + (["remove-output"] if ex.in_page else [])
         assert hint.cell_type == "markdown"
         assert hint.source.startswith("<details><summary>提示</summary>\n\n") and hint.source.endswith("\n\n</details>")
         assert solution.cell_type == "code" and solution.metadata["tags"] == ["hide-output", "exercise-solution"]
@@ -181,3 +181,32 @@ def test_fill_exercises_into_a_chapter_skeleton(tmp_path):
     nb.cells[1].metadata["tags"] = ["exercises"]        # 两个标记：报错
     with pytest.raises(ValueError, match="exercises"):
         fill_exercises(nb, path.stem)
+
+
+@pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
+def test_solution_and_template_are_importable_modules(ex):
+    """练习的模板和参考答案是真正的 .py 文件：能被导入，导入后定义了检查要调用的名字。"""
+    import importlib
+    package = f"dsx_util.exercises.items.{ex.id.replace('-', '_')}"
+    for part in ("solution", "template"):
+        module = importlib.import_module(f"{package}.{part}")
+        assert callable(getattr(module, ex.entry)), (part, ex.entry)
+    assert importlib.import_module(package).CHAPTER == ex.chapter
+
+
+@pytest.mark.parametrize("stem", sorted({ex.chapter for ex in EXERCISES}))
+def test_exercise_names_do_not_shadow_chapter_names(stem):
+    """练习要写的函数名不能和本章正文里定义的名字相同：学习者运行模板时会覆盖正文的定义。"""
+    nb = nbformat.read(BOOK / f"{stem}.ipynb", as_version=4)
+    defined = set()
+    for cell in nb.cells:
+        if "exercises" in cell.metadata.get("tags", []):
+            break
+        if cell.cell_type == "code":
+            for node in ast.walk(ast.parse("\n".join(l for l in cell.source.splitlines() if not l.startswith(("%", "!"))))):
+                if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                    defined.add(node.name)
+                elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    defined.add(node.id)
+    clashes = {ex.entry for ex in exercises_for(stem)} & defined
+    assert not clashes, f"{stem}：练习的名字 {clashes} 与正文里的名字相同"

@@ -64,13 +64,6 @@ def _only_pre(x, blocks, final_norm, norm_position):
         return final_norm(x)
 
 
-def _inplace_relu(values):
-    for i, v in enumerate(values):
-        if v < 0:
-            values[i] = 0.0
-    return values
-
-
 def _identity(gamma_fn, beta_fn, shape=True):
     def identity_params(x, eps=1e-5):
         mean, var = x.mean(), x.var(unbiased=False)
@@ -201,16 +194,6 @@ FAULTS = [
     ("check_post_ln_block", "swapped_norms", lambda x, a, f, n1, n2: _block_post(x, a, f, n2, n1)),
     ("check_post_ln_block", "swapped_sublayers", lambda x, a, f, n1, n2: _block_post(x, f, a, n1, n2)),
 
-    ("check_relu", "not_list", lambda values: tuple(v if v > 0 else 0.0 for v in values)),
-    ("check_relu", "wrong_length", lambda values: [v for v in values if v > 0]),
-    ("check_relu", "negative_kept", lambda values: list(values)),
-    ("check_relu", "abs_used", lambda values: [abs(v) for v in values]),
-    ("check_relu", "zero_wrong", lambda values: [v if v > 0 else (0.0 if v < 0 else 1.0) for v in values]),
-    ("check_relu", "positive_changed", lambda values: [1.0 if v > 0 else 0.0 for v in values]),
-    ("check_relu", "wrong_output", lambda values: [v if v > 0 else -1.0 for v in values]),
-    ("check_relu", "returns_int", lambda values: [max(0, v) for v in values]),
-    ("check_relu", "modified_input", _inplace_relu),
-
     ("check_standardize_rows", "normalized_columns", lambda x: (x - _mean(x, 0)) / _var(x, 0).sqrt()),
     ("check_standardize_rows", "normalized_all", lambda x: (x - x.mean()) / x.std(unbiased=False)),
     ("check_standardize_rows", "no_centering", lambda x: x / _var(x).sqrt()),
@@ -316,7 +299,7 @@ def test_fault_gets_its_code(checker, code, fn, capsys):
     assert result.codes == [code], result.messages
     # 反馈是一两行中文，不是长篇大论（报错时会附上学习者出错的那一行代码）
     assert all(0 < len(m) <= 240 for m in result.messages), result.messages
-    assert code in capsys.readouterr().out   # 终端里显示了反馈
+    assert result.messages[0] in capsys.readouterr().out   # 终端里显示了反馈（中文说明；错误代码只在 codes 里）
 
 
 def test_every_catalog_code_has_a_fault():
@@ -373,16 +356,6 @@ def test_timeout(monkeypatch, capsys):
     monkeypatch.setattr(sc, "_TIMEOUT", 0.3)
     result = sc.check_batchnorm_axis(lambda x, eps=1e-5: _loops(x))
     assert result.codes == ["timeout"]
-    result = sc.check_relu(lambda values: [v for v in iter(int, 1)])   # 无限迭代
-    assert result.codes == ["timeout"]
-
-
-def test_robust_relu_inputs(capsys):
-    assert sc.check_relu(lambda values: None).codes == ["not_list"]
-    assert sc.check_relu(lambda values: [float("nan")] * len(values)).codes == ["wrong_output"]
-    assert sc.check_relu(lambda values: ["零"] * len(values)).codes == ["wrong_output"]
-    assert sc.check_relu(lambda values: ["0"] * len(values)).codes == ["positive_changed"]
-    assert sc.check_relu(_not_done).codes == ["not_done"]
 
 
 class _Weird(list):

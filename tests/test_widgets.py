@@ -342,3 +342,54 @@ def test_text_helpers_match_their_js_twins():
     assert S.fmt_eps(1e-5) == "1.0e-05"
     assert S.fill("a{x}b{y}", {"x": 1}) == "a1b{y}"
     assert math.isclose(10 ** S.LAYER_NORM_SPEC["controls"]["log_eps"]["value"], 1e-5)
+
+
+# ---------------------------------------------------------------- 画面与数字一致：固定纵轴、自适应宽度、轴的名字
+def bar_heights(view, role):
+    """内核视图里某个图（data-role=role）各根柱子的高度（SVG 里 path 的 v 段）。"""
+    svg = re.search(rf'<svg[^>]*data-role="{role}".*?</svg>', view, re.S).group(0)
+    bars = re.search(r'class="dsx-bars"[^>]*d="([^"]*)"', svg).group(1)
+    return [float(h) for h in re.findall(r"v(-?[\d.]+)", bars)]
+
+
+def test_gamma_two_doubles_the_drawn_output_bars_in_the_kernel_view():
+    ex = layer_norm_explorer()
+    view1 = ex.widget and ex._w["view"].value
+    y1, x1, hat1 = (bar_heights(view1, r) for r in ("chart-y", "chart-x", "chart-xhat"))
+    ex.set(gamma=2.0)
+    view2 = ex._w["view"].value
+    y2 = bar_heights(view2, "chart-y")
+    assert len(y1) == len(y2) == S.DEFAULT_H
+    for a, b in zip(y1, y2):
+        if a > 1.0:   # 高度 0.5 的是画出来的最小柱子（值约为 0）
+            assert b == pytest.approx(2 * a, rel=0.02), (a, b)
+    assert bar_heights(view2, "chart-x") == x1 and bar_heights(view2, "chart-xhat") == hat1
+    # 三个图的纵轴相同：γ = 1 时 x̂ 与输出的柱子一样高
+    assert y1 == pytest.approx(hat1, abs=0.02)
+    assert "个超出范围" not in view2
+
+
+def test_values_beyond_the_fixed_range_are_marked():
+    ex = layer_norm_explorer()
+    ex.set(gamma=3.0, beta=5.0)
+    view = ex._w["view"].value
+    over = re.search(r'<svg[^>]*data-role="chart-y".*?</svg>', view, re.S).group(0)
+    count = int(re.search(r"▲ (\d+) 个超出范围", over).group(1))
+    marks = re.search(r'class="dsx-over"[^>]*d="([^"]*)"', over).group(1).count("M")
+    assert count == marks >= 1
+
+
+def test_explorer_layout_has_no_fixed_pixel_widths():
+    for ex in (layer_norm_explorer(), dim_keepdim_explorer()):
+        w = ex.widget and ex._w
+        for name, control in w.items():
+            width = getattr(getattr(control, "layout", None), "width", None)
+            assert width in (None, "auto", "100%"), (name, width)
+    src = (WIDGETS_SRC / "explorers.py").read_text(encoding="utf-8")
+    assert "460px" not in src
+
+
+def test_dim_error_names_the_axis_as_the_code_does():
+    ex = dim_keepdim_explorer()   # [2, 3, 4]，dim=-1，不保留维度：m 的形状 [2, 3] 右对齐后在 dim=2 上是 4 对 3
+    text = ex.shown()["broadcast-status"]
+    assert "dim=2（嵌入维度）" in text and "4 对 3" in text and "第 2 维" not in text

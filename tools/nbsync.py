@@ -1,11 +1,12 @@
 """让每个章节笔记本保持统一：第一个单元格是标准的环境设置单元格，「## 练习」之后的单元格由
-dsx_util/exercises/catalog.py 生成（练习只在那里维护），输出与执行计数全部清空。
+dsx_util/exercises/items/ 里的练习文件生成（练习只在那里维护），输出与执行计数全部清空。
 
 python tools/nbsync.py          # 就地修正
 python tools/nbsync.py --check  # 只检查，有不一致就退出码 1（测试用）
 
-设置单元格里的安装来源由 _config.yml 的 repository.url 与 pyproject.toml 的版本号拼出，
-指向一个固定的版本标签（不是会移动的分支）。改仓库地址只需改 _config.yml，再运行本脚本。
+设置单元格先从软件包索引安装 dsx_util==<版本号>，索引里没有时改从仓库的同版本标签安装；版本号来自
+dsx_util/__init__.py 的 __version__，仓库地址来自 _config.yml 的 repository.url（都不是会移动的分支）。
+改仓库地址只需改 _config.yml，再运行本脚本。
 """
 import argparse
 import re
@@ -26,7 +27,11 @@ except ImportError:
     IN_COLAB = False
 if IN_COLAB:
     from importlib import metadata
-    source = os.environ.get("DSX_UTIL_SOURCE", "{spec}")
+    # 先从软件包索引（PyPI 或你配置的国内镜像）安装固定版本；索引里没有这个版本时，改从仓库的同版本标签安装。
+    # 环境变量 DSX_UTIL_SOURCE 可以指定别的来源（任何 pip 能接受的写法）。
+    sources = ["{pin}", "{git}"]
+    if os.environ.get("DSX_UTIL_SOURCE"):
+        sources = [os.environ["DSX_UTIL_SOURCE"]]
     # 把 Colab 预装的 torch、numpy、ipywidgets 固定在现有版本，安装时不升级也不降级
     keep = []
     for name in ("torch", "numpy", "ipywidgets", "matplotlib"):
@@ -36,11 +41,14 @@ if IN_COLAB:
             pass
     with open("/tmp/dsx_keep.txt", "w") as f:
         f.write("\\n".join(keep) + "\\n")
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "-c", "/tmp/dsx_keep.txt", source],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
+    for source in sources:
+        done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "-c", "/tmp/dsx_keep.txt", source],
+                              capture_output=True, text=True)
+        if done.returncode == 0:
+            break
+    else:
         print(done.stdout[-2000:], done.stderr[-2000:])
-        raise RuntimeError(f"安装 dsx_util 失败（来源：{{source}}）。请检查网络后重新运行本单元格。")
+        raise RuntimeError(f"安装 dsx_util 失败（试过：{{'；'.join(sources)}}）。请检查网络后重新运行本单元格。")
     print(f"Colab 环境已就绪：已安装 dsx_util（来源：{{source}}），未改动预装的 {{', '.join(keep)}}。")'''
 
 
@@ -54,15 +62,26 @@ EXERCISES_INTRO = """## 练习
 卡住时展开「提示」；参考答案默认折叠，想看时再运行（或在网页上展开）`show_solution(...)` 那一格。"""
 
 
+def package_version(root=ROOT):
+    """dsx_util 的版本号：只写在 dsx_util/__init__.py 的 __version__ 一处（pyproject.toml 从那里读）。"""
+    text = (Path(root) / "dsx_util" / "__init__.py").read_text(encoding="utf-8")
+    return re.search(r'^__version__\s*=\s*"([^"]+)"', text, re.M).group(1)
+
+
+def index_spec():
+    """设置单元格先试的安装来源：软件包索引（PyPI 或国内镜像）上的固定版本。"""
+    return f"dsx_util=={package_version()}"
+
+
 def install_spec():
+    """索引里没有这个版本时的后备来源：仓库里同一版本的标签（不是会移动的分支）。"""
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     url = config["repository"]["url"].rstrip("/")
-    version = re.search(r'^version\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
-    return f"dsx_util @ git+{url}@v{version}"
+    return f"dsx_util @ git+{url}@v{package_version()}"
 
 
 def setup_cell_source():
-    return SETUP_TEMPLATE.format(spec=install_spec())
+    return SETUP_TEMPLATE.format(pin=index_spec(), git=install_spec())
 
 
 def chapters():
@@ -93,7 +112,7 @@ def sync(path, check=False):
             cell.source = EXERCISES_INTRO
     from dsx_util.exercises.catalog import fill_exercises
     if fill_exercises(nb, Path(path).stem):
-        problems.append("练习单元格与 dsx_util/exercises/catalog.py 不一致")
+        problems.append("练习单元格与 dsx_util/exercises/items/ 里的练习不一致")
     for cell in nb.cells:
         if cell.cell_type == "code" and (cell.outputs or cell.execution_count):
             problems.append("有未清空的输出")

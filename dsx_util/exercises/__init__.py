@@ -4,8 +4,8 @@
     check_layer_norm(MyLayerNorm)
 
 名字在第一次用到时才从子模块导入（torch、IPython 也是），所以 `import dsx_util.exercises` 很快。
-练习目录见 catalog.py，检查器见 layernorm_check.py、stats_check.py、batchnorm_check.py、
-rmsnorm_check.py 和 simple_checks.py。
+练习目录见 catalog.py 与 items/，检查器见 layernorm_check.py、stats_check.py、batchnorm_check.py、
+rmsnorm_check.py、simple_checks.py 和 pure_checks.py（纯 Python 练习，网页里也能运行）。
 """
 import importlib
 
@@ -26,13 +26,19 @@ _EXPORTS = {
     "check_rms_norm": "rmsnorm_check",
 }
 _SIMPLE = (
-    "check_seeded_noise", "check_table_rows", "check_count_norms", "check_pre_ln_block", "check_relu",
+    "check_seeded_noise", "check_table_rows", "check_count_norms", "check_pre_ln_block",
     "check_standardize_rows", "check_predict_shapes", "check_identity_params", "check_normalize_eps",
     "check_copy_weights", "check_std_ratio", "check_to_biased", "check_batchnorm_axis", "check_rms",
     "check_post_ln_block", "check_gpt_trunk", "check_centering_backward", "check_layer_norm_backward",
     "check_var_from_sums", "check_stable_layer_norm",
 )
 _EXPORTS.update({name: "simple_checks" for name in _SIMPLE})
+# 纯 Python 练习的检查器（不导入 torch、numpy；网页里也用同一份源码）
+_PURE = (
+    "check_relu", "check_layer_norm_rows", "check_mean_var_list", "check_batch_norm_lists", "check_rms_norm_list",
+    "check_stable_var",
+)
+_EXPORTS.update({name: "pure_checks" for name in _PURE})
 
 __all__ = sorted(_EXPORTS)
 

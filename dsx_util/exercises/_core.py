@@ -69,14 +69,25 @@ class CheckResult:
     def __bool__(self):
         return bool(self.passed)
 
-    def text(self) -> str:
-        """终端里显示的纯文本反馈。"""
+    @property
+    def state(self) -> str:
+        """"passed"（通过）、"not_done"（尚未作答：只有 not_done 一个代码）或 "failed"（发现问题）。"""
         if self.passed:
-            lines = [f"✓ {self.exercise}：全部检查通过。"]
-        else:
-            lines = [f"✗ {self.exercise}：发现 {len(self.codes)} 个问题"]
-            for code, msg in zip(self.codes, self.messages):
-                lines.append(f"  - [{code}] {msg}")
+            return "passed"
+        return "not_done" if self.codes == [NOT_DONE] else "failed"
+
+    def _head(self) -> str:
+        if self.state == "passed":
+            return f"✓ {self.exercise}：全部检查通过。"
+        if self.state == "not_done":
+            return f"○ {self.exercise}：{self.messages[0]}"
+        return f"✗ {self.exercise}：发现 {len(self.codes)} 个问题"
+
+    def text(self) -> str:
+        """终端里显示的纯文本反馈：全是中文，错误代码只在 result.codes 里。"""
+        lines = [self._head()]
+        if self.state == "failed":
+            lines += [f"  - {msg}" for msg in self.messages]
         lines += [f"  · {note}" for note in self.notes]
         return "\n".join(lines)
 
@@ -86,22 +97,22 @@ class CheckResult:
         return self.text()
 
     def _repr_html_(self) -> str:
+        """笔记本与书页里的反馈。颜色用 CSS 变量（书页主题、JupyterLab 的亮/暗色各自提供），
+        没有这些变量时（经典 Notebook）用适合白底的颜色。尚未作答是中性的灰色，不是红色。"""
         esc = html.escape
-        if self.passed:
-            color, head = "#2e7d32", f"✓ {esc(self.exercise)}：全部检查通过。"
-        else:
-            color, head = "#c62828", f"✗ {esc(self.exercise)}：发现 {len(self.codes)} 个问题"
-        parts = [f'<div class="dsx-check" style="border-left:4px solid {color};'
-                 f'padding:2px 8px;margin:4px 0;line-height:1.5">',
-                 f'<div style="color:{color};font-weight:bold">{head}</div>']
-        if not self.passed:
+        state = self.state
+        color = _STATE_COLORS[state]
+        parts = [f'<div class="dsx-check dsx-check-{state}" data-state="{state}" '
+                 f'data-codes="{esc(" ".join(self.codes))}" style="border-left:4px solid {color};'
+                 f'background:{_BACKGROUND};padding:2px 8px;margin:4px 0;line-height:1.5">',
+                 f'<div class="dsx-check-head" style="color:{color};'
+                 f'{"font-weight:bold" if state != "not_done" else ""}">{esc(self._head())}</div>']
+        if state == "failed":
             parts.append('<ul style="margin:2px 0;padding-left:1.4em">')
-            for code, msg in zip(self.codes, self.messages):
-                parts.append(f'<li>{esc(msg)} <code style="color:#888;font-size:85%">'
-                             f'{esc(code)}</code></li>')
+            parts += [f"<li>{esc(msg)}</li>" for msg in self.messages]
             parts.append("</ul>")
         for note in self.notes:
-            parts.append(f'<div style="color:#666;font-size:90%">{esc(note)}</div>')
+            parts.append(f'<div style="color:{_STATE_COLORS["not_done"]};font-size:90%">{esc(note)}</div>')
         parts.append("</div>")
         return "".join(parts)
 
@@ -114,6 +125,17 @@ class CheckResult:
         if shell is not None and self._shown_in == (id(shell), shell.execution_count):
             return
         _display_bundle(self._mimebundle())
+
+
+# 三种状态的文字颜色：书页主题（pydata-sphinx-theme）的变量在亮、暗色下各有合适的值（对比度 ≥ 4.5:1）；
+# 没有这些变量时（JupyterLab、经典 Notebook、Colab）用白底上对比度 ≥ 4.5:1 的颜色，灰色跟随 JupyterLab 的主题。
+_STATE_COLORS = {
+    "passed": "var(--pst-color-success, #1a7f37)",
+    "failed": "var(--pst-color-danger, #b3261e)",
+    "not_done": "var(--pst-color-text-muted, var(--jp-content-font-color2, #57606a))",
+}
+# 自带书页的背景色：外层输出区域是什么底色，上面的文字颜色都与它配套（对比度 ≥ 4.5:1）
+_BACKGROUND = "var(--pst-color-background, transparent)"
 
 
 def _ipython_shell():
@@ -177,11 +199,13 @@ class Outcome:
         if self.ok:
             return ""
         if self.code == NOT_DONE:
-            return "这道练习还没有完成：代码仍在抛出 NotImplementedError，请把那一行换成你的实现。"
+            return "尚未作答：模板里的 raise NotImplementedError 还在，换成你的实现后再运行这个单元格。"
         if self.code == TIMEOUT:
             return (f"你的代码运行了 {self.seconds:.1f} 秒还没有结束（可能有死循环或计算量过大），"
                     f"检查已中止。")
-        return f"你的代码抛出了异常：{self.error}"
+        if self.exception is None:
+            return f"运行你的代码时出错：{self.error}"
+        return exception_sentence(self.exception)
 
 
 class _Capture(io.TextIOBase):
@@ -243,28 +267,50 @@ def _is_internal(filename):
     return False
 
 
+def _learner_frame(exc):
+    """异常回溯里最后一个属于学习者代码的帧（不是本包、标准库或 torch）；没有时返回 None。"""
+    where = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if not _is_internal(frame.filename):
+            where = frame
+    return where
+
+
+def _frame_text(where):
+    """“第 12 行（`y = x / 0`）”；不在笔记本单元格里时带上文件名。"""
+    line = (where.line or linecache.getline(where.filename, where.lineno)).strip()
+    base = os.path.basename(where.filename)
+    # 笔记本单元格的文件名（/tmp/ipykernel_123/456.py、<ipython-input-...>）对学习者没有意义
+    in_cell = "ipykernel" in where.filename or base.startswith("<")
+    loc = f"第 {where.lineno} 行" if in_cell else f"{base} 第 {where.lineno} 行"
+    if len(line) > 80:
+        line = line[:77] + "..."
+    return loc + (f"（`{line}`）" if line else "")
+
+
 def describe_exception(exc: BaseException) -> str:
     """一行描述：“RuntimeError: ……（你的代码第 12 行：`y = x / 0`）”。只指向学习者的代码。"""
     first = str(exc).strip().splitlines()
     text = type(exc).__name__ + (f": {first[0].strip()}" if first else "")
     if len(text) > 200:
         text = text[:197] + "..."
-    where = None
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if not _is_internal(frame.filename):
-            where = frame
+    where = _learner_frame(exc)
     if where is not None:
-        line = (where.line or linecache.getline(where.filename, where.lineno)).strip()
-        base = os.path.basename(where.filename)
-        # 笔记本单元格的文件名（/tmp/ipykernel_123/456.py、<ipython-input-...>）对学习者没有意义
-        in_cell = "ipykernel" in where.filename or base.startswith("<")
-        loc = f"第 {where.lineno} 行" if in_cell else f"{base} 第 {where.lineno} 行"
-        if line:
-            if len(line) > 80:
-                line = line[:77] + "..."
-            loc += f"：`{line}`"
+        loc = _frame_text(where).replace("（`", "：`").rstrip("）")
         text += f"（{loc}）"
     return text
+
+
+def exception_sentence(exc: BaseException) -> str:
+    """学习者代码抛出的异常，写成以中文开头的一句：出错的行在前，Python 的原话在后。"""
+    where = _learner_frame(exc)
+    first = str(exc).strip().splitlines()
+    said = type(exc).__name__ + (f"：{first[0].strip()}" if first else "")
+    if len(said) > 200:
+        said = said[:197] + "..."
+    if where is None:
+        return f"运行你的代码时出错，Python 的报错是 {said}"
+    return f"你的代码{_frame_text(where)}出错，Python 的报错是 {said}"
 
 
 def call_learner(fn: Callable, *args, timeout: float = 5.0, max_output_chars: int = 2000,
@@ -372,18 +418,25 @@ def describe_value(value) -> str:
     return type(value).__name__
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def fmt_num(v) -> str:
-    """把数字写成简短的样子：0.9731、1.2e-05、nan。"""
+    """把数字写成句子里用的样子：0.9731、1.2×10⁻⁵、3×10⁴、NaN（不写 1.2e-05）。"""
     v = float(v)
     if math.isnan(v):
-        return "nan"
+        return "NaN"
     if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
+        return "∞" if v > 0 else "−∞"
     if v == 0:
         return "0"
-    if 1e-3 <= abs(v) < 1e5:
+    if 1e-3 <= abs(v) < 1e4:
         return f"{v:.4g}"
-    return f"{v:.2e}"
+    if 1e4 <= abs(v) < 1e5:
+        return f"{v:.0f}"
+    mantissa, exponent = f"{v:.1e}".split("e")
+    mantissa = mantissa[:-2] if mantissa.endswith(".0") else mantissa
+    return f"{mantissa}×10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
 def tensor_problem(value, like, what="输出", input_desc="") -> Optional[str]:

@@ -1,8 +1,10 @@
-"""检查学习者自己写的 BatchNorm1d：``cls(num_features, eps=1e-5, momentum=0.1)``，输入 x 形状 [N, C]。
+"""检查学习者自己写的 BatchNorm1d：``cls(num_features, eps=1e-5, momentum=0.1)``，输入 x 形状 [B, H]。
 
-对照 ``nn.BatchNorm1d`` 的行为分三步检查：训练模式的输出（按批次统计量归一化）、
+对照 ``nn.BatchNorm1d`` 的行为分三步检查：训练模式的输出（按批量统计量归一化）、
 running_mean / running_var 的更新（running_var 用无偏方差！）、评估模式的输出（用 running 统计量）。
 每一步都与几种错误模型比较；后一步以学习者自己上一步的缓冲区为起点，避免一个错误连带出一串。
+训练模式的输出与错误模型都不吻合时逐步诊断：每个特征（列）的输出均值为 0、方差约为 1、
+整列平移不变、各特征互不影响。
 """
 from __future__ import annotations
 
@@ -13,14 +15,18 @@ from ._core import (NOT_DONE, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runne
                     run_model, safe_findings, tensor_problem)
 
 BATCH_NORM_CODES = {
-    "wrong_axis": "在错误的维度上归一化（例如对每个样本），批量归一化要对每个通道沿批次维度统计",
+    "wrong_axis": "在错误的维度上归一化（例如对每个样本），批量归一化要对每个特征沿批量维度统计",
     "unbiased_normalize": "归一化时用了无偏方差，训练模式的输出要用有偏方差",
     "running_var_biased": "running_var 用有偏方差更新了，nn.BatchNorm1d 用的是无偏方差",
     "no_running_update": "训练模式下没有更新 running_mean / running_var",
-    "wrong_momentum": "动量用反了：新值 = (1−momentum)·旧值 + momentum·批次统计量",
-    "eval_uses_batch_stats": "评估模式仍用当前批次的统计量，应改用 running_mean / running_var",
+    "wrong_momentum": "动量用反了：新值 = (1−momentum)·旧值 + momentum·批量统计量",
+    "eval_uses_batch_stats": "评估模式仍用当前批量的统计量，应改用 running_mean / running_var",
     "wrong_shape_or_dtype": "返回值不是与输入同形状、同 dtype 的张量",
-    "wrong_output": "输出数值不对，且不像任何一种常见错误",
+    "feature_mean_not_zero": "训练模式下每个特征（一列）的输出均值不是 0：没有减去这个特征在批量上的均值",
+    "feature_variance_not_one": "训练模式下每个特征的输出方差不是 σ²/(σ²+ε) ≈ 1：缩放不对",
+    "not_shift_invariant": "给一个特征整列加上常数后输出变了：正确的批量归一化不受整列平移的影响",
+    "features_mixed": "一个特征的输出受到了其他特征输入的影响：每个特征只能用自己那一列的统计量",
+    "wrong_output": "输出数值不对，各条性质却都满足（例如 ε 的取值不同）",
     "raised": "你的代码抛出了异常",
     "timeout": "你的代码运行太久（可能有死循环）",
     "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
@@ -106,7 +112,7 @@ def _buffers(m):
             what = "没有这个属性" if v is None else f"它是 {describe_value(v)}"
             return None, f"找不到张量属性 `{name}`（{what}）：训练时要用它记录统计量的滑动平均。"
         if tuple(v.shape) != (C,):
-            return None, f"`{name}` 的形状是 {fmt_shape(v.shape)}，应是 ({C},)：每个通道一个值。"
+            return None, f"`{name}` 的形状是 {fmt_shape(v.shape)}，应是 ({C},)：每个特征一个值。"
         values.append(v.detach().clone())
     return values, None
 
@@ -138,14 +144,14 @@ def _diagnose(factory, run):
             return None, [(WRONG_SHAPE_OR_DTYPE, p)]
         return o.value.detach(), []
 
-    # 1. 训练模式：两个批次，检查输出与 running 统计量的更新
+    # 1. 训练模式：两个批量，检查输出与 running 统计量的更新
     o = run.call(m.train)
     if not o.ok:
         return _stop(o)
     running_codes = []
     for step, x in enumerate((x1, x2), start=1):
         rm0, rv0 = bufs
-        what = f"训练模式的第 {step} 个批次"
+        what = f"训练模式的第 {step} 个批量"
         y, stop = forward(x, what)
         if stop:
             return findings + stop
@@ -154,8 +160,10 @@ def _diagnose(factory, run):
         if not matches and bool(torch.isnan(y).any()):
             return findings + [(WRONG_OUTPUT, f"在{what}（形状 {fmt_shape(x.shape)}）上，你的输出里有 NaN。")]
         if not matches:
-            return findings + [(WRONG_OUTPUT, f"在{what}（形状 {fmt_shape(x.shape)}）上，你的输出与正确结果最大相差 "
-                                              f"{fmt_num(max_abs_diff(y, models[0][1][0]))}，不像任何一种常见错误。")]
+            steps = _stepwise(m, run, x, unaffine)
+            return findings + (steps or [(WRONG_OUTPUT, f"在{what}（形状 {fmt_shape(x.shape)}）上，你的输出与正确结果"
+                                                        f"最大相差 {fmt_num(max_abs_diff(y, models[0][1][0]))}；"
+                                                        f"逐条性质都满足，请核对 ε 的取值。")])
         for code in models[matches[0]][0]:
             findings.append(_explain_train(code, unaffine(y), unaffine(models[0][1][0]), x))
         bufs, problem = _buffers(m)
@@ -167,7 +175,7 @@ def _diagnose(factory, run):
             hit = find_models([got], [(codes, [want]) for codes, want in cands])
             if not hit:
                 if step == 1 or not running_codes:
-                    findings.append((WRONG_OUTPUT, f"第 {step} 个训练批次之后，你的 `{name}` 与正确结果最大相差 "
+                    findings.append((WRONG_OUTPUT, f"第 {step} 个训练批量之后，你的 `{name}` 与正确结果最大相差 "
                                                    f"{fmt_num(max_abs_diff(got, cands[0][1]))}，不像任何一种常见错误。"))
                 continue
             for code in cands[hit[0]][0]:
@@ -193,7 +201,7 @@ def _diagnose(factory, run):
         if any(close(y, b) for b in batch):
             findings.append(("eval_uses_batch_stats",
                              f"评估模式下（输入均值约 3，与训练数据不同），你的输出与用 running 统计量的结果最大相差 "
-                             f"{fmt_num(max_abs_diff(y, want))}，却与用这个批次自己的统计量一致：评估时应使用 running_mean / running_var。"))
+                             f"{fmt_num(max_abs_diff(y, want))}，却与用这个批量自己的统计量一致：评估时应使用 running_mean / running_var。"))
         else:
             findings.append((WRONG_OUTPUT, f"评估模式下，你的输出与用你自己的 running_mean / running_var 归一化的结果最大相差 "
                                            f"{fmt_num(max_abs_diff(y, want))}，不像任何一种常见错误。"))
@@ -201,7 +209,7 @@ def _diagnose(factory, run):
 
 
 def _set_affine(m):
-    """学习者的模块若有形状为 (C,) 的 weight、bias，把它们设成已知的值；返回（施加、撤销）两个函数。"""
+    """学习者的模块若有形状为 (H,) 的 weight、bias，把它们设成已知的值；返回（施加、撤销）两个函数。"""
     import torch
     w, b = getattr(m, "weight", None), getattr(m, "bias", None)
     if not (isinstance(w, torch.Tensor) and isinstance(b, torch.Tensor)
@@ -227,29 +235,78 @@ def _identity(t):
 def _explain_train(code, y, want, x):
     if code == "wrong_axis":
         row_std = float(y.double()[:, 0].std(unbiased=False))
-        return (code, f"训练模式下（输入形状 {fmt_shape(x.shape)}，各通道尺度不同），你的第 0 个通道归一化后"
-                      f"标准差是 {fmt_num(row_std)}，应约为 1：批量归一化对每个通道沿批次维度（第 0 维）统计。")
+        return (code, f"训练模式下（输入形状 {fmt_shape(x.shape)}，各特征尺度不同），你的第 0 个特征归一化后"
+                      f"标准差是 {fmt_num(row_std)}，应约为 1：批量归一化对每个特征沿批量维度（第 0 维）统计。")
     if code == "unbiased_normalize":
         ratio = float((y.double() * want).sum() / (want * want).sum())
-        return (code, f"训练模式下，你的输出约是正确结果的 {fmt_num(ratio)} 倍 ≈ √((N−1)/N) = "
-                      f"{fmt_num(((N - 1) / N) ** 0.5)}（N = {N}）：归一化要用有偏方差（除以 N）。")
+        return (code, f"训练模式下，你的输出约是正确结果的 {fmt_num(ratio)} 倍 ≈ √((B−1)/B) = "
+                      f"{fmt_num(((N - 1) / N) ** 0.5)}（B = {N}）：归一化要用有偏方差（除以 B）。")
     if code == _IGNORES_AFFINE:
         return (WRONG_OUTPUT, "把 weight、bias 设成别的值后，你的输出没有随之改变：forward 里没有用到它们。")
-    return (WRONG_OUTPUT, "训练模式下你的输出是用 running 统计量归一化的，应使用当前批次的均值和方差。")
+    return (WRONG_OUTPUT, "训练模式下你的输出是用 running 统计量归一化的，应使用当前批量的均值和方差。")
 
 
 def _explain_running(code, name, got, want, before, step):
-    i = int((got.double() - want.double()).abs().argmax())   # 差得最多的通道
-    head = f"第 {step} 个训练批次之后，你的 `{name}` 第 {i} 个是 {fmt_num(got[i])}，应为 {fmt_num(want[i])}"
+    i = int((got.double() - want.double()).abs().argmax())   # 差得最多的特征
+    head = f"第 {step} 个训练批量之后，你的 `{name}` 第 {i} 个是 {fmt_num(got[i])}，应为 {fmt_num(want[i])}"
     if code == "no_running_update":
-        return (code, f"第 {step} 个训练批次之后，`{name}` 没有变化（仍是 {fmt_num(before[0])}, …）："
-                      f"训练模式下要用批次统计量更新它。")
+        return (code, f"第 {step} 个训练批量之后，`{name}` 没有变化（仍是 {fmt_num(before[0])}, …）："
+                      f"训练模式下要用批量统计量更新它。")
     if code == "wrong_momentum":
-        return (code, head + f"：动量用反了，旧值应占 1−momentum = {1 - MOMENTUM:g}，批次统计量占 {MOMENTUM:g}。")
+        return (code, head + f"：动量用反了，旧值应占 1−momentum = {1 - MOMENTUM:g}，批量统计量占 {MOMENTUM:g}。")
     if code == "running_var_biased":
-        return (code, head + f"：running_var 要用无偏方差（除以 N−1 = {N - 1}）更新，"
+        return (code, head + f"：running_var 要用无偏方差（除以 B−1 = {N - 1}）更新，"
                              f"这与归一化时用的有偏方差不同。")
     return (code, head + "。")
+
+
+def _stepwise(m, run, x, unaffine):
+    """训练模式的输出与任何错误模型都不吻合时，逐条检查批量归一化的性质（按特征、沿批量维度）。"""
+    from ._steps import output, worst
+
+    def run_on(inp):
+        y = output(run, m, inp)
+        return None if y is None else unaffine(y)
+
+    findings = []
+    y = run_on(x)
+    if y is None:
+        return findings
+    var_x = x.double().var(0, unbiased=False)
+    want = var_x / (var_x + EPS)
+    j, mean_j = worst(y.mean(0))
+    if abs(mean_j) > 1e-3:
+        findings.append(("feature_mean_not_zero",
+                         f"训练模式下，你的第 {j} 个特征（第 {j} 列）在这个批量上的输出均值是 {fmt_num(mean_j)}，应为 0："
+                         f"要减去这一列在批量上（第 0 维，B = {N}）的均值。"))
+    var_y = y.var(0, unbiased=False)
+    j, _ = worst(var_y / want - 1)
+    if abs(float(var_y[j] / want[j]) - 1) > 1e-2:
+        hint = "要除以这一列的 √(σ² + ε)"
+        if bool(((var_y * (var_x + EPS) / want - 1).abs() < 1e-2).all()):
+            hint = "像是除以了方差 σ² + ε，而不是它的平方根"
+        findings.append(("feature_variance_not_one",
+                         f"训练模式下，你的第 {j} 个特征的输出方差是 {fmt_num(var_y[j])}，应为 σ²/(σ² + ε) ≈ "
+                         f"{fmt_num(want[j])}（这一列的 σ² = {fmt_num(var_x[j])}）：{hint}。"))
+    import torch
+    shift = torch.tensor([3.0, -2.0, 5.0, 0.5])
+    y_shift = run_on(x + shift)
+    if y_shift is not None:
+        d = float((y_shift - y).abs().nan_to_num(float("inf")).max())
+        if d > 1e-3:
+            findings.append(("not_shift_invariant",
+                             f"给每一列加上一个常数（第 0 列加 3）后，你的输出变了，最大变化 {fmt_num(d)}；应该不变："
+                             f"减去这一列的均值后，常数会被抵消。"))
+    changed = x.clone()
+    changed[:, 0] = changed[:, 0] * 3.0 + 7.0
+    y_changed = run_on(changed)
+    if y_changed is not None:
+        d = float((y_changed - y)[:, 1:].abs().nan_to_num(float("inf")).max())
+        if d > 1e-5:
+            findings.append(("features_mixed",
+                             f"只改动输入的第 0 列（第 0 个特征）后，其他特征的输出也变了，最大变化 {fmt_num(d)}："
+                             f"每个特征只能用它自己那一列的均值和方差。"))
+    return findings
 
 
 __all__ = ["check_batch_norm", "BATCH_NORM_CODES"]

@@ -3,7 +3,11 @@
 诊断方法：对每个输入，同时算出正确答案和多种“错误模型”（无偏方差、ε 放错位置、维度不对、
 忘了 keepdim、γ/β 对调……以及它们的组合）的输出，找出与学习者在所有输入上都一致、
 且错误最少的那个模型。随机 N(0,1) 数据会掩盖好几种错误，所以还用了：各行尺度相差很大的输入、
-方阵输入、标准差约 1e-3 的行、常数行，以及均值约 1e4 的行。
+方阵输入、标准差约 10⁻³ 的行、常数行，以及均值约 10⁴ 的行。
+
+没有任何错误模型吻合时（大多数真实的错误都是新写法），改为逐步诊断：用每个正确实现都有的性质
+（γ = 1、β = 0 时每行均值为 0、方差约为 1；整行平移、缩放后输出不变；逐特征乘 γ、加 β；各行互不影响）
+说出错在哪一步，每条不满足的性质一个代码、一行带数字的说明。
 """
 from __future__ import annotations
 
@@ -28,7 +32,14 @@ LAYER_NORM_CODES = {
     "inplace_input": "forward 原地修改了传入的张量",
     "wrong_shape_or_dtype": "返回值不是与输入同形状、同 dtype 的张量",
     "not_differentiable": "梯度传不回输入（计算图在 forward 中断开了）",
-    "wrong_output": "输出数值不对，且不像任何一种常见错误",
+    "row_mean_not_zero": "γ = 1、β = 0 时每行输出的均值不是 0：第三步没有减去这一行的均值",
+    "row_variance_not_one": "γ = 1、β = 0 时每行输出的方差不是 σ²/(σ²+ε) ≈ 1：第三步的缩放不对",
+    "not_shift_invariant": "给一行加上常数后输出变了：正确的层归一化不受整行平移的影响",
+    "not_scale_invariant": "把一行乘以正数后输出变了：正确的层归一化（除 ε 的影响外）不受整行缩放的影响",
+    "gamma_not_featurewise": "输出没有逐特征乘以 γ[j]",
+    "beta_not_featurewise": "输出没有逐特征加上 β[j]",
+    "rows_mixed": "一行的输出受到了其他行输入的影响：每个词元只能用自己那一行的统计量",
+    "wrong_output": "输出数值不对，各步的性质却都满足（例如 ε 的取值不同）",
     "raised": "你的代码抛出了异常",
     "timeout": "你的代码运行太久（可能有死循环）",
     "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
@@ -45,7 +56,7 @@ _NAMES = {
     "scales": "各行尺度相差很大（0.1 到 1000）的输入",
     "square": "方阵输入",
     "vector": "一维输入",
-    "tiny": "含一行标准差约 1e-3、一行常数 2.0 的输入",
+    "tiny": "含一行标准差约 10⁻³、一行常数 2.0 的输入",
 }
 _BIG_MEAN = 1e4
 
@@ -261,12 +272,15 @@ def _diagnose(factory, run):
         if first_error:
             k, out = first_error
             return findings + [(RAISED, f"在{_where(k, inputs[k])}上，{out.message}")]
+        steps = _stepwise(m, run)
+        if steps:
+            return findings + steps
         return findings + [(WRONG_OUTPUT, _wrong_output_msg(got, inputs, keys, gamma, beta))]
     codes, cfg = candidates[matches[0]][0], configs[matches[0]]
     for code in codes:
         findings.append(_explain(code, got, inputs, keys, gamma, beta, first_error))
 
-    # 5. 均值约 1e4 的行：只有“一次遍历算方差”会在这里出错
+    # 5. 均值约 10⁴ 的行：只有“一次遍历算方差”会在这里出错
     x = big.clone()
     out = run.call(m, x)
     if not out.ok and out.code in (NOT_DONE, TIMEOUT):
@@ -276,8 +290,8 @@ def _diagnose(factory, run):
         d = max_abs_diff(out.value, want)
         if not close(out.value, want, atol=0.05, rtol=1e-3):
             findings.append(("single_pass_variance",
-                             f"在均值约 1e4 的 float32 行上，你的输出与正确结果最大相差 {fmt_num(d)}"
-                             f"（其他输入都对）：方差若用 E[x²]−E[x]² 计算，两个约 1e8 的数相减会丢掉全部精度。"))
+                             f"在均值约 10⁴ 的 float32 行上，你的输出与正确结果最大相差 {fmt_num(d)}"
+                             f"（其他输入都对）：方差若用 E[x²]−E[x]² 计算，两个约 10⁸ 的数相减会丢掉全部精度。"))
 
     # 6. 梯度能否传回输入（只有前向完全正确时才比较梯度数值）
     usable = [k for k, y in zip(keys, got) if isinstance(y, torch.Tensor)]
@@ -297,9 +311,115 @@ def _wrong_output_msg(got, inputs, keys, gamma, beta):
             diff = (y.double() - want).abs().nan_to_num(float("inf"))
             idx = tuple(int(i) for i in torch.nonzero(diff == diff.max())[0])
             return (f"在{where}上，你的输出与正确结果最大相差 {fmt_num(diff.max())}"
-                    f"（位置 {idx}：应为 {fmt_num(want[idx])}，你的是 {fmt_num(y[idx])}），"
-                    f"不像任何一种常见错误，请对照公式逐步检查。")
-    return "输出与正确结果不一致，请对照公式逐步检查。"
+                    f"（位置 {idx}：应为 {fmt_num(want[idx])}，你的是 {fmt_num(y[idx])}）；"
+                    f"均值为 0、方差约为 1、按特征缩放平移这些性质都满足，请核对 ε 的取值与式 (4.1)–(4.4)。")
+    return "输出与正确结果不一致，请对照式 (4.1)–(4.4) 逐步检查。"
+
+
+# ---------------------------------------------------------------------------
+# 逐步诊断：没有错误模型吻合时，检查每个正确实现都有的性质，说出错在哪一步
+# ---------------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _probes():
+    """逐步诊断用的输入：各行均值、尺度不同的 (4, H)；另一个 (2, 3, H) 用来看各行是否互相影响。"""
+    import torch
+    g = torch.Generator().manual_seed(99)
+    rows = torch.randn(4, H, generator=g)
+    rows = (rows - rows.mean(-1, keepdim=True)) / rows.std(-1, keepdim=True, unbiased=False)
+    x = rows * torch.tensor([[0.5], [1.0], [2.0], [4.0]]) + torch.tensor([[1.5], [-3.0], [0.5], [6.0]])
+    x3 = torch.randn(2, 3, H, generator=g) * 2.0 + 1.0
+    gamma = 0.5 + 2.0 * torch.rand(H, generator=g)
+    beta = torch.linspace(-2.0, 2.0, H)
+    return x, x3, gamma, beta
+
+
+def _stepwise(m, run):
+    """逐条检查性质，每条不满足的性质给出一行带数字的说明；都满足时返回 []。"""
+    import torch
+    from ._steps import output, rows_mixed, set_params, worst
+
+    x, x3, gamma, beta = _probes()
+    ones, zeros = torch.ones(H), torch.zeros(H)
+
+    def run_with(inp, g, b):
+        return output(run, m, inp) if set_params(m, {"scale": g, "shift": b}) else None
+
+    findings = []
+    y = run_with(x, ones, zeros)
+    if y is None:
+        return findings
+    var_x = x.double().var(-1, unbiased=False)
+    want_var = var_x / (var_x + EPS)
+    i, mean_i = worst(y.mean(-1))
+    if abs(mean_i) > 1e-3:
+        findings.append(("row_mean_not_zero",
+                         f"γ = 1、β = 0 时，你的输出第 {i} 行的均值是 {fmt_num(mean_i)}，应为 0："
+                         f"第三步（式 (4.3)）要先减去这一行的均值 μ。"))
+    var_y = y.var(-1, unbiased=False)
+    scale_change = _change(y, run_with(x * 4.0, ones, zeros), tol=2e-3)
+    i, _ = worst(var_y / want_var - 1)
+    if abs(float(var_y[i] / want_var[i]) - 1) > 1e-2:
+        findings.append(("row_variance_not_one", _variance_msg(i, var_y, var_x, want_var, scale_change is None)))
+    shift = torch.tensor([[3.0], [-2.0], [5.0], [0.5]])
+    d = _change(y, run_with(x + shift, ones, zeros))
+    if d is not None:
+        findings.append(("not_shift_invariant",
+                         f"给每一行加上一个常数（第 0 行加 3）后，你的输出变了，最大变化 {fmt_num(d)}；"
+                         f"应该不变：减去这一行的均值后，常数会被抵消。"))
+    if scale_change is not None:
+        findings.append(("not_scale_invariant",
+                         f"把每一行乘以 4 后，你的输出变了，最大变化 {fmt_num(scale_change)}；除了 ε 的微小影响，"
+                         f"应该不变：除以这一行的标准差 √(σ² + ε) 后，倍数会被抵消。"))
+    y_g = run_with(x, gamma, zeros)
+    if y_g is not None and (y_g - y * gamma.double()).abs().max() > 1e-3 * (1 + float(y.abs().max())):
+        j = int((y_g - y * gamma.double()).abs().max(0).values.argmax())
+        ratio = float((y_g[:, j] * y[:, j]).sum() / (y[:, j] * y[:, j]).sum())
+        findings.append(("gamma_not_featurewise",
+                         f"把 γ 设成各不相同的值（β = 0）后，第 {j} 个特征的输出应是 γ = 1 时的 γ[{j}] = "
+                         f"{fmt_num(gamma[j])} 倍，你的是 {fmt_num(ratio)} 倍：第四步（式 (4.4)）是 γ 逐特征乘 x̂。"))
+    y_gb = run_with(x, gamma, beta)
+    if y_g is not None and y_gb is not None:
+        added = (y_gb - y_g).mean(0)
+        j, _ = worst(added - beta.double())
+        if abs(float(added[j] - beta[j])) > 1e-3 * (1 + float(beta.abs().max())):
+            hint = ""
+            if abs(float(added[j] - gamma[j] * beta[j])) < 1e-3 * (1 + abs(float(added[j]))):
+                hint = f"，恰好是 γ[{j}]·β[{j}]：β 被 γ 乘到了，β 应在乘完 γ 之后再加"
+            findings.append(("beta_not_featurewise",
+                             f"γ 保持不变、再把 β 设成 {fmt_num(beta[0])} 到 {fmt_num(beta[-1])} 的值后，第 {j} 个特征的输出"
+                             f"应整体加上 β[{j}] = {fmt_num(beta[j])}，你的加了 {fmt_num(added[j])}{hint}"
+                             f"（式 (4.4)：y = γ ⊙ x̂ + β）。"))
+    if set_params(m, {"scale": ones, "shift": zeros}):
+        d = rows_mixed(run, m, x3)
+        if d is not None:
+            findings.append(("rows_mixed",
+                             f"输入形状 {fmt_shape(x3.shape)}，只改动第 (0, 0) 个词元那一行后，别的词元的输出也变了，"
+                             f"最大变化 {fmt_num(d)}：每个词元只能用它自己那一行的均值和方差（沿最后一维，嵌入维度 H）。"))
+    return findings
+
+
+def _change(a, b, tol=1e-3):
+    """两次输出的最大差；不超过 tol 或无法比较时返回 None。"""
+    if a is None or b is None:
+        return None
+    d = float((a - b).abs().nan_to_num(float("inf")).max())
+    return d if d > tol else None
+
+
+def _variance_msg(i, var_y, var_x, want_var, scale_invariant):
+    """方差不对的那一行：报出数字，并按数值特征猜是哪一种写法。"""
+    got, want = float(var_y[i]), float(want_var[i])
+    head = (f"γ = 1、β = 0 时，你的输出第 {i} 行的方差是 {fmt_num(got)}，应为 σ²/(σ² + ε) ≈ {fmt_num(want)}"
+            f"（这一行的 σ² = {fmt_num(var_x[i])}）")
+    by_var = want_var / (var_x + EPS)              # 除以 σ² + ε 而不是它的平方根
+    if bool(((var_y / by_var - 1).abs() < 1e-2).all()):
+        return head + "：像是除以了方差 σ² + ε，而不是它的平方根 √(σ² + ε)（式 (4.3)）。"
+    if bool(((var_y / var_x - 1).abs() < 1e-2).all()):
+        return head + "：输出的方差与输入相同，像是没有除以标准差 √(σ² + ε)（式 (4.3)）。"
+    if scale_invariant:
+        return (head + "：整行乘以正数时输出不变，说明你除以了这一行的某种尺度，但它不是标准差 "
+                       "√(σ² + ε)（式 (4.3)）。")
+    return head + "：第三步（式 (4.3)）要除以这一行的 √(σ² + ε)。"
 
 
 def _explain(code, got, inputs, keys, gamma, beta, first_error):
@@ -324,7 +444,7 @@ def _explain(code, got, inputs, keys, gamma, beta, first_error):
         k = "tiny"
         y = got[keys.index(k)]
         want = _correct(inputs[k], gamma, beta)
-        return (code, f"在标准差约 1e-3 的那一行上，你的输出第 0 个是 {fmt_num(y[0, 0])}，应为 "
+        return (code, f"在标准差约 10⁻³ 的那一行上，你的输出第 0 个是 {fmt_num(y[0, 0])}，应为 "
                       f"{fmt_num(want[0, 0])}：ε 要先加到方差上再开平方，加在标准差上的效果差很多。")
     if code == "eps_missing":
         k = "tiny"
@@ -348,7 +468,8 @@ def _explain(code, got, inputs, keys, gamma, beta, first_error):
                f"均值/方差的形状少了被归约的那一维，与 x 相减时被广播到了列方向")
         if first_error:
             fk, fo = first_error
-            msg += f"；在{_where(fk, inputs[fk])}上则直接报错（{fo.error.split('（')[0]}）"
+            said = fo.error.split("（")[0].replace(": ", "：", 1)
+            msg += f"；在{_where(fk, inputs[fk])}上则直接报错，Python 的报错是 {said}"
         return (code, msg + "。")
     if code == "scale_shift_swapped":
         k = "random"

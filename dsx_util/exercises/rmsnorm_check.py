@@ -1,7 +1,8 @@
 """检查学习者自己写的 RMSNorm（均方根归一化）：``cls(emb_dim, eps=1e-6)``，参数 ``scale``。
 
 与层归一化检查器同样的思路：把学习者的输出与多种错误模型（减了均值、ε 放错位置、
-用求和代替求均值、维度不对……及其组合）比较，报告最具体的那一个。
+用求和代替求均值、维度不对……及其组合）比较，报告最具体的那一个。都不吻合时逐步诊断：
+每行均方约为 1、输出与输入成比例、整行缩放不变、逐特征乘 γ、各行互不影响。
 """
 from __future__ import annotations
 
@@ -22,7 +23,12 @@ RMS_NORM_CODES = {
     "wrong_init": "scale 的初始值应全为 1",
     "wrong_param_shape": "scale 的形状应是 (emb_dim,)",
     "wrong_shape_or_dtype": "返回值不是与输入同形状、同 dtype 的张量",
-    "wrong_output": "输出数值不对，且不像任何一种常见错误",
+    "row_rms_not_one": "γ = 1 时每行输出的均方不是 ms/(ms+ε) ≈ 1：除以的不是均方根",
+    "not_proportional": "输出不是输入这一行的倍数：均方根归一化只把整行除以一个数",
+    "not_scale_invariant": "把一行乘以正数后输出变了：正确的均方根归一化（除 ε 的影响外）不受整行缩放的影响",
+    "gamma_not_featurewise": "输出没有逐特征乘以 γ[j]",
+    "rows_mixed": "一行的输出受到了其他行输入的影响",
+    "wrong_output": "输出数值不对，各条性质却都满足（例如 ε 的取值不同）",
     "raised": "你的代码抛出了异常",
     "timeout": "你的代码运行太久（可能有死循环）",
     "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
@@ -34,7 +40,7 @@ _IGNORES_SCALE = "_ignores_scale"
 _NAMES = {
     "offset": "均值约为 1 的随机输入",
     "scales": "各行尺度相差很大（0.1 到 1000）的输入",
-    "tiny": "含一行均方根约 1e-3、一行全零的输入",
+    "tiny": "含一行均方根约 10⁻³、一行全零的输入",
     "vector": "一维输入",
 }
 
@@ -128,13 +134,15 @@ def _diagnose(factory, run):
         if res["first_error"]:
             k, out = res["first_error"]
             return findings + [("raised", f"在{_where(k, inputs[k])}上，{out.message}")]
+        steps = _stepwise(m, run)
+        if steps:
+            return findings + steps
         for k, y, want in zip(keys, got, right):
             if not torch.allclose(y.double(), want, atol=1e-4, rtol=1e-4, equal_nan=True):
                 if bool(torch.isnan(y).any()):
                     return findings + [(WRONG_OUTPUT, f"在{_where(k, inputs[k])}上，你的输出里有 NaN。")]
                 return findings + [(WRONG_OUTPUT, f"在{_where(k, inputs[k])}上，你的输出与正确结果最大相差 "
-                                                  f"{fmt_num(max_abs_diff(y, want))}，不像任何一种常见错误，"
-                                                  f"请对照公式逐步检查。")]
+                                                  f"{fmt_num(max_abs_diff(y, want))}；逐条性质都满足，请核对 ε 的取值。")]
         return findings + [(WRONG_OUTPUT, "输出与正确结果不一致。")]
 
     def diff_on(k):
@@ -146,7 +154,7 @@ def _diagnose(factory, run):
                    f"与“先减去均值”的结果一致：均方根归一化不做中心化。")
         elif code == "eps_outside_sqrt":
             y, want = got[keys.index("tiny")], right[keys.index("tiny")]
-            msg = (f"在均方根约 1e-3 的那一行上，你的输出第 0 个是 {fmt_num(y[0, 0])}，应为 "
+            msg = (f"在均方根约 10⁻³ 的那一行上，你的输出第 0 个是 {fmt_num(y[0, 0])}，应为 "
                    f"{fmt_num(want[0, 0])}：ε 要加在均方上再开平方。")
         elif code == "eps_missing":
             y = got[keys.index("tiny")]
@@ -165,6 +173,70 @@ def _diagnose(factory, run):
         else:  # 忽略了 scale
             code, msg = WRONG_OUTPUT, "把 scale 设成别的值后，你的输出没有随之改变：forward 里没有用到 self.scale。"
         findings.append((code, msg))
+    return findings
+
+
+@functools.lru_cache(maxsize=None)
+def _probes():
+    """逐步诊断用的输入：各行尺度不同、均值不为 0 的 (4, H)，和看各行是否互相影响的 (2, 3, H)。"""
+    import torch
+    g = torch.Generator().manual_seed(7)
+    x = (torch.randn(4, H, generator=g) + 0.8) * torch.tensor([[0.5], [1.0], [3.0], [10.0]])
+    return x, torch.randn(2, 3, H, generator=g) + 0.5, 0.5 + 2.0 * torch.rand(H, generator=g)
+
+
+def _stepwise(m, run):
+    """没有错误模型吻合时，逐条检查均方根归一化的性质；每条不满足的性质一行说明。"""
+    import torch
+    from ._steps import output, rows_mixed, set_params, worst
+
+    x, x3, gamma = _probes()
+    ones = torch.ones(H)
+
+    def run_with(inp, g):
+        return output(run, m, inp) if set_params(m, {"scale": g}) else None
+
+    findings = []
+    y = run_with(x, ones)
+    if y is None:
+        return findings
+    ms_x = x.double().pow(2).mean(-1)
+    want = ms_x / (ms_x + EPS)
+    ms_y = y.pow(2).mean(-1)
+    i, _ = worst(ms_y / want - 1)
+    if abs(float(ms_y[i] / want[i]) - 1) > 1e-2:
+        hint = "除以 √(mean(x²) + ε)"
+        if bool(((ms_y * ms_x / want - 1).abs() < 1e-2).all()):
+            hint = "像是除以了均方 mean(x²) + ε 本身，没有开平方"
+        findings.append(("row_rms_not_one",
+                         f"γ = 1 时，你的输出第 {i} 行的均方 mean(y²) 是 {fmt_num(ms_y[i])}，应为 ms/(ms + ε) ≈ "
+                         f"{fmt_num(want[i])}（这一行输入的均方 ms = {fmt_num(ms_x[i])}）：{hint}。"))
+    ratio = y / x.double()
+    spread = (ratio.max(-1).values - ratio.min(-1).values).abs()
+    i, _ = worst(spread / ratio.abs().mean(-1))
+    if float(spread[i]) > 1e-3 * float(ratio[i].abs().mean()):
+        findings.append(("not_proportional",
+                         f"你的输出第 {i} 行与输入之比从 {fmt_num(ratio[i].min())} 到 {fmt_num(ratio[i].max())} 不等，"
+                         f"应是同一个数：均方根归一化不减均值、不加常数，只把整行除以它的均方根。"))
+    y4 = run_with(x * 4.0, ones)
+    if y4 is not None:
+        d = float((y4 - y).abs().nan_to_num(float("inf")).max())
+        if d > 2e-3:
+            findings.append(("not_scale_invariant",
+                             f"把每一行乘以 4 后，你的输出变了，最大变化 {fmt_num(d)}；除了 ε 的微小影响，应该不变。"))
+    y_g = run_with(x, gamma)
+    if y_g is not None and float((y_g - y * gamma.double()).abs().max()) > 1e-3 * (1 + float(y.abs().max())):
+        j = int((y_g - y * gamma.double()).abs().max(0).values.argmax())
+        r = float((y_g[:, j] * y[:, j]).sum() / (y[:, j] * y[:, j]).sum())
+        findings.append(("gamma_not_featurewise",
+                         f"把 scale 设成各不相同的值后，第 {j} 个特征的输出应是 scale = 1 时的 γ[{j}] = "
+                         f"{fmt_num(gamma[j])} 倍，你的是 {fmt_num(r)} 倍。"))
+    if set_params(m, {"scale": ones}):
+        d = rows_mixed(run, m, x3)
+        if d is not None:
+            findings.append(("rows_mixed",
+                             f"输入形状 {fmt_shape(x3.shape)}，只改动第 (0, 0) 个词元那一行后，别的词元的输出也变了，"
+                             f"最大变化 {fmt_num(d)}：每个词元只能用它自己那一行的均方根（沿最后一维，嵌入维度 H）。"))
     return findings
 
 

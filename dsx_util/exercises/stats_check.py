@@ -1,6 +1,8 @@
 """检查学习者的 ``fn(x) -> (mean, var)``：沿最后一维、保留维度、有偏方差。
 
 均值和方差分别与一组“错误模型”（维度不对、没有 keepdim、无偏方差）比较，找出最具体的解释。
+都不吻合时逐步诊断：常数行的均值等于那个数、方差为 0；平移时均值跟着平移、方差不变；
+乘以 a 时方差变为 a² 倍；各行互不影响。
 """
 from __future__ import annotations
 
@@ -16,7 +18,13 @@ MEAN_VAR_CODES = {
     "missing_keepdim": "没有保留被归约的维度（keepdim），结果少了一维",
     "unbiased_variance": "方差用了无偏估计（除以 H−1），这里要有偏估计（除以 H）",
     "wrong_shape_or_dtype": "返回值不是 (均值, 方差) 两个与输入 dtype 相同的张量",
-    "wrong_output": "数值不对，且不像任何一种常见错误",
+    "mean_of_constant_wrong": "元素全相同的一行，均值应等于那个数",
+    "mean_not_shift_equivariant": "整行加上常数 c 后，均值应正好增加 c",
+    "variance_of_constant_not_zero": "元素全相同的一行，方差应为 0",
+    "variance_not_shift_invariant": "整行加上常数后，方差应不变",
+    "variance_not_quadratic": "整行乘以 a 后，方差应变为 a² 倍",
+    "rows_mixed": "一行的结果受到了其他行的影响：每行只用自己的数",
+    "wrong_output": "数值不对，各条性质却都满足",
     "raised": "你的代码抛出了异常",
     "timeout": "你的代码运行太久（可能有死循环）",
     "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
@@ -110,7 +118,8 @@ def _diagnose(fn, run):
     for name, got, models in (("均值", means, mean_models), ("方差", variances, var_models)):
         matches = find_models(got, models, atol=1e-5, rtol=1e-4)
         if not matches:
-            findings.append(_unexplained(name, got, models, inputs, keys, first_error))
+            steps = _stepwise(fn, run, name)
+            findings += steps or [_unexplained(name, got, models, inputs, keys, first_error)]
             continue
         for code in models[matches[0]][0]:
             findings.append(_explain(code, name, got, models, inputs, keys))
@@ -166,6 +175,80 @@ def _unexplained(name, got, models, inputs, keys, first_error):
         k, out = first_error
         return (RAISED, f"在{_where(k, inputs[k])}上，{out.message}")
     return (WRONG_OUTPUT, f"你的{name}与正确结果不一致。")
+
+
+# ---------------------------------------------------------------------------
+# 逐步诊断：没有错误模型吻合时，检查每个正确的均值/方差都有的性质
+# ---------------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _probe():
+    """第 0 行元素全是 2.0；其余各行均值、尺度不同。"""
+    import torch
+    g = torch.Generator().manual_seed(11)
+    rest = torch.randn(3, H, generator=g) * torch.tensor([[1.0], [2.0], [0.5]]) + torch.tensor([[3.0], [-1.0], [0.0]])
+    return torch.cat([torch.full((1, H), 2.0), rest])
+
+
+def _stepwise(fn, run, name):
+    """name 是 “均值” 或 “方差”；返回每条不满足的性质一行说明。"""
+    import torch
+    from ._steps import worst
+
+    which = 0 if name == "均值" else 1
+    x = _probe()
+
+    def value(inp):
+        out = run.call(fn, inp.clone())
+        v = out.value[which] if out.ok and isinstance(out.value, (tuple, list)) and len(out.value) == 2 else None
+        if not isinstance(v, torch.Tensor) or v.numel() != inp.numel() // H or not bool(torch.isfinite(v).all()):
+            return None
+        return v.detach().double().reshape(-1)
+
+    v = value(x)
+    if v is None:
+        return []
+    findings = []
+    if which == 0:
+        if abs(float(v[0]) - 2.0) > 1e-4:
+            hint = f"，正好是 H = {H} 倍：求和之后还要除以 H" if abs(float(v[0]) - 2.0 * H) < 1e-3 else ""
+            findings.append(("mean_of_constant_wrong",
+                             f"第 0 行的 {H} 个元素都是 2，均值应为 2，你的是 {fmt_num(v[0])}{hint}。"))
+        shifted = value(x + 3.0)
+        if shifted is not None:
+            i, d = worst(shifted - v - 3.0)
+            if abs(d) > 1e-4:
+                findings.append(("mean_not_shift_equivariant",
+                                 f"整行加上 3 之后，第 {i} 行的均值应正好增加 3，你的增加了 {fmt_num(shifted[i] - v[i])}。"))
+    else:
+        if abs(float(v[0])) > 1e-4:
+            hint = "：像是没有先减去均值 μ（2² = 4）" if abs(float(v[0]) - 4.0) < 1e-3 else ""
+            findings.append(("variance_of_constant_not_zero",
+                             f"第 0 行的 {H} 个元素都是 2，方差应为 0，你的是 {fmt_num(v[0])}{hint}。"))
+        shifted = value(x + 3.0)
+        if shifted is not None:
+            i, d = worst(shifted - v)
+            if abs(d) > 1e-4 * (1 + float(v.abs().max())):
+                findings.append(("variance_not_shift_invariant",
+                                 f"整行加上 3 之后，第 {i} 行的方差从 {fmt_num(v[i])} 变成了 {fmt_num(shifted[i])}，"
+                                 f"应该不变：方差只看各元素离均值 μ 有多远。"))
+        tripled = value(x * 3.0)
+        if tripled is not None:
+            ok = (tripled - 9.0 * v).abs() <= 1e-4 * (1 + 9.0 * v.abs())
+            if not bool(ok.all()):
+                i = int((~ok).nonzero()[0])
+                ratio = float(tripled[i] / v[i]) if float(v[i]) != 0 else float("nan")
+                hint = "：像是没有平方（例如用了绝对值或标准差）" if abs(ratio - 3.0) < 1e-3 else ""
+                findings.append(("variance_not_quadratic",
+                                 f"整行乘以 3 之后，第 {i} 行的方差应变为 3² = 9 倍，你的变为 {fmt_num(ratio)} 倍{hint}。"))
+    x3 = x.reshape(2, 2, H)
+    a, changed = value(x3), x3.clone()
+    changed[0, 0] = changed[0, 0] * 3.0 + 7.0
+    b = value(changed)
+    if a is not None and b is not None and float((a - b)[1:].abs().max()) > 1e-5:
+        findings.append(("rows_mixed",
+                         f"输入形状 {fmt_shape(x3.shape)}，只改动第 (0, 0) 行后，别的行的{name}也变了，"
+                         f"最大变化 {fmt_num((a - b)[1:].abs().max())}：每行只用它自己的 H 个数。"))
+    return findings
 
 
 __all__ = ["check_mean_var", "MEAN_VAR_CODES"]

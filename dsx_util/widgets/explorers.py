@@ -46,6 +46,11 @@ def _page(root_id, kind, body, spec, data):
     )
 
 
+def _kernel_view(body):
+    """ipywidgets 视图里随控件一起刷新的那部分：同一份样式表 + 与页面内视图相同的结构。"""
+    return f'<div class="dsx-explorer dsx-kernel-view"><style>{_static("explorers.css")}</style>{body}</div>'
+
+
 def _new_id(prefix):
     """每次生成页面内视图都用新的 id：同一个探索器显示两次、或一页上有多个探索器时互不干扰。"""
     return f"{prefix}-{uuid.uuid4().hex[:10]}"
@@ -88,39 +93,58 @@ class _Explorer:
 _CW, _CH, _PL, _PR, _PT, _PB = 240, 150, 48, 6, 22, 8
 
 
-def bars_svg(values, title, selected=-1, role=""):
-    """一组值的柱状图，返回内联 SVG 字符串；颜色写在属性里，没有样式表时也能显示。"""
+def chart_range(x, xhat):
+    """三个图共用的固定纵轴 [-R, R]：R 是不小于 max(|x|, 2·|x̂|) 的“整齐”的数（1、2、2.5、5 乘 10 的幂）。
+
+    固定而不是每个图自己缩放，γ 从 1 拖到 2 时输出的柱子才会真的变成两倍高；超出 ±R 的值画到边上并标出。
+    """
+    need = max([abs(v) for v in x if math.isfinite(v)] + [2 * abs(v) for v in xhat if math.isfinite(v)] + [1.0])
+    k = 10.0 ** math.floor(math.log10(need))
+    return next(m * k for m in (1.0, 2.0, 2.5, 5.0, 10.0) if m * k >= need * (1 - 1e-12))
+
+
+def bars_svg(values, title, span, selected=-1, role=""):
+    """一组值在固定纵轴 [-span, span] 上的柱状图，返回内联 SVG 字符串；超出范围的柱子画到边上，加三角标记。"""
     n = len(values)
-    lo = min(0.0, min(values))
-    hi = max(0.0, max(values))
-    if hi - lo == 0:
-        lo, hi = lo - 1.0, hi + 1.0
     pw, ph = _CW - _PL - _PR, _CH - _PT - _PB
     bw = pw / n
     gap = bw * 0.15 if bw > 3 else 0.0
-    k = ph / (hi - lo)
     w = bw - 2 * gap
-    parts, sel = [], ""
+
+    def y(v):
+        return _PT + (span - v) / (2 * span) * ph
+
+    parts, over, sel, count = [], [], "", 0
     for i, v in enumerate(values):
-        y1 = _PT + (hi - (v if v > 0 else 0.0)) * k
-        h = max(_PT + (hi - (v if v < 0 else 0.0)) * k - y1, 0.5)
-        seg = f"M{_PL + i * bw + gap:.2f} {y1:.2f}h{w:.2f}v{h:.2f}h{-w:.2f}z"
+        c = min(max(v, -span), span)
+        y1 = y(max(c, 0.0))
+        h = max(y(min(c, 0.0)) - y1, 0.5)
+        left = _PL + i * bw + gap
+        seg = f"M{left:.2f} {y1:.2f}h{w:.2f}v{h:.2f}h{-w:.2f}z"
+        if c != v:
+            count += 1
+            tip, base = (_PT - 5, _PT) if v > 0 else (_CH - _PB + 5, _CH - _PB)
+            over.append(f"M{left:.2f} {base:.2f}L{left + w / 2:.2f} {tip:.2f}L{left + w:.2f} {base:.2f}z")
         if i == selected:
             sel = seg
         else:
             parts.append(seg)
-    label = S.fill(S.LAYER_NORM_SPEC["text"]["chart_aria"],
-                   {"title": title, "h": n, "min": S.fmt(min(values)), "max": S.fmt(max(values))})
-    zero_y = _PT + hi * k
+    t = S.LAYER_NORM_SPEC["text"]
+    label = S.fill(t["chart_aria"], {"title": title, "h": n, "min": S.fmt(min(values)), "max": S.fmt(max(values)),
+                                     "range": S.fmt_tick(span)})
+    over_note = S.fill(t["overflow"], {"count": count}) if count else ""
     return (
-        f'<svg data-role="{role}" role="img" aria-label="{_esc(label)}" width="{_CW}" height="{_CH}" '
-        f'viewBox="0 0 {_CW} {_CH}" xmlns="http://www.w3.org/2000/svg" style="background:#fafbfc">'
-        f'<text x="{_PL}" y="14" font-size="12" font-weight="600">{_esc(title)}</text>'
-        f'<text class="dsx-hi" x="{_PL - 4}" y="{_PT + 4}" font-size="10" text-anchor="end">{S.fmt(hi)}</text>'
-        f'<text class="dsx-lo" x="{_PL - 4}" y="{_CH - _PB}" font-size="10" text-anchor="end">{S.fmt(lo)}</text>'
+        f'<svg class="dsx-chart" data-role="{role}" role="img" aria-label="{_esc(label)}" '
+        f'width="{_CW}" height="{_CH}" viewBox="0 0 {_CW} {_CH}" xmlns="http://www.w3.org/2000/svg">'
+        f'<text class="dsx-chart-title" x="{_PL}" y="14" font-size="12" font-weight="600">{_esc(title)}</text>'
+        f'<text class="dsx-over-note" x="{_CW - _PR}" y="14" font-size="10" text-anchor="end">{_esc(over_note)}</text>'
+        f'<text class="dsx-hi" x="{_PL - 4}" y="{_PT + 4}" font-size="10" text-anchor="end">{S.fmt_tick(span)}</text>'
+        f'<text x="{_PL - 4}" y="{y(0) + 4:.2f}" font-size="10" text-anchor="end">0</text>'
+        f'<text class="dsx-lo" x="{_PL - 4}" y="{_CH - _PB}" font-size="10" text-anchor="end">{S.fmt_tick(-span)}</text>'
         f'<path class="dsx-bars" fill="#4c78a8" d="{"".join(parts)}"/>'
         f'<path class="dsx-sel" fill="#e45756" d="{sel}"/>'
-        f'<path class="dsx-zero" stroke="#555" fill="none" d="M{_PL} {zero_y:.2f}H{_CW - _PR}"/></svg>'
+        f'<path class="dsx-over" fill="#b3261e" d="{"".join(over)}"/>'
+        f'<path class="dsx-zero" stroke="#555" fill="none" d="M{_PL} {y(0):.2f}H{_CW - _PR}"/></svg>'
     )
 
 
@@ -178,6 +202,8 @@ class LayerNormExplorer(_Explorer):
         if not (isinstance(eps, (int, float)) and eps > 0):
             raise ValueError(f"eps 应该是正数，收到的是 {eps!r}。常用值是 1e-5。")
         self._init = {"gamma": float(gamma), "beta": float(beta), "log_eps": math.log10(eps)}
+        mu, var = self._x.mean(), self._x.var(unbiased=False)
+        self._range = chart_range(self._x_list, ((self._x - mu) / torch.sqrt(var + eps)).tolist())
         self.gamma = torch.full((self.h,), float(gamma), dtype=torch.float64)
         self.beta = torch.full((self.h,), float(beta), dtype=torch.float64)
         self.log_eps = math.log10(eps)
@@ -254,8 +280,8 @@ class LayerNormExplorer(_Explorer):
     def _dynamic_html(self, nums=None):
         t, charts = self.spec["text"], self.spec["charts"]
         if self._message:  # 输入里有 NaN/inf：只显示说明，不画图
-            return (f'<div class="dsx-message" data-role="message" role="alert" '
-                    f'style="color:#a40e26">{_esc(self._message)}</div><div data-role="charts" hidden></div>')
+            return (f'<div class="dsx-message" data-role="message" role="alert">{_esc(self._message)}</div>'
+                    f'<div data-role="charts" hidden></div>')
         nums = nums or self.numbers()
         j = self.feature
         sel = j if self.per_feature else -1
@@ -278,20 +304,20 @@ class LayerNormExplorer(_Explorer):
                                         "b": S.fmt(b[j]), "y": S.fmt(ylist[j])})
         return "".join([
             f'<div class="dsx-note" data-role="reader-status">{_esc(status)}</div>' if status else "",
-            f'<div class="dsx-message" data-role="message" role="alert" style="color:#a40e26"'
-            f'{"" if msg else " hidden"}>{_esc(msg)}</div>',
-            '<div class="dsx-charts" data-role="charts" style="display:flex;flex-wrap:wrap;gap:6px">',
-            bars_svg(self._x_list, charts["x"], sel, "chart-x"),
-            bars_svg(nums["xhat"].tolist(), charts["xhat"], sel, "chart-xhat"),
-            bars_svg(ylist, charts["y"], sel, "chart-y"), "</div>",
+            f'<div class="dsx-message" data-role="message" role="alert"{"" if msg else " hidden"}>{_esc(msg)}</div>',
+            '<div class="dsx-charts" data-role="charts">',
+            bars_svg(self._x_list, charts["x"], self._range, sel, "chart-x"),
+            bars_svg(nums["xhat"].tolist(), charts["xhat"], self._range, sel, "chart-xhat"),
+            bars_svg(ylist, charts["y"], self._range, sel, "chart-y"), "</div>",
             '<div class="dsx-stats">',
             f"<div>{line(t['in_stats'], in_mean=('in-mean', nums['in_mean']), in_var=('in-var', nums['in_var']))}</div>",
             f"<div>{line(t['hat_stats'], hat_mean=('hat-mean', nums['hat_mean']), hat_var=('hat-var', nums['hat_var']))}</div>",
             '<div aria-live="polite">' + line(t["out_stats"], out_mean=("out-mean", nums["out_mean"]),
                                                out_var=("out-var", nums["out_var"])) + "</div>",
             f'<div data-role="expected">{_esc(expected)}</div></div>',
-            f'<div class="dsx-formula" data-role="formula" style="font-family:monospace">{_esc(formula)}</div>',
-            f'<div class="dsx-note" style="color:#555">{_esc(S.fill(t["note"], {"h": self.h}))}</div>',
+            f'<div class="dsx-formula" data-role="formula">{_esc(formula)}</div>',
+            f'<div class="dsx-note">{_esc(S.fill(t["range_note"], {"range": S.fmt_tick(self._range)}))}</div>',
+            f'<div class="dsx-note">{_esc(S.fill(t["note"], {"h": self.h}))}</div>',
         ])
 
     def _repr_html_(self):
@@ -326,7 +352,8 @@ class LayerNormExplorer(_Explorer):
             f'<button type="button" data-role="identity">{_esc(p["identity"]["label"])}</button></div>',
             self._dynamic_html(),
         ])
-        data = {"x": [_json_float(v) for v in self._x_list], "gamma": init["gamma"], "beta": init["beta"]}
+        data = {"x": [_json_float(v) for v in self._x_list], "gamma": init["gamma"], "beta": init["beta"],
+                "range": _json_float(self._range)}
         return _page(rid, "layer_norm", body, self.spec, data)
 
     def _plain(self):
@@ -338,7 +365,7 @@ class LayerNormExplorer(_Explorer):
 
         c, p, init = self.spec["controls"], self.spec["presets"], self._init
         style = {"description_width": "9em"}
-        lay = W.Layout(width="460px")
+        lay = W.Layout(width="100%", max_width="36em")   # 随输出区域变窄，不用固定宽度
 
         def fslider(key, conf, value):
             return W.FloatSlider(value=value, min=min(conf["min"], math.floor(value)), max=max(conf["max"], math.ceil(value)),
@@ -358,11 +385,12 @@ class LayerNormExplorer(_Explorer):
             "beta_j": fslider("beta_j", c["beta"], init["beta"]),
             "reset": W.Button(description=p["reset"]["label"], layout=W.Layout(width="auto")),
             "identity": W.Button(description=p["identity"]["label"], layout=W.Layout(width="auto")),
-            "view": W.HTML(value=self._dynamic_html()),
+            "view": W.HTML(value=_kernel_view(self._dynamic_html())),
         }
         w["per_box"] = W.VBox([w["feature"], w["gamma_j"], w["beta_j"]], layout=W.Layout(display="none"))
         w["box"] = W.VBox([W.HTML(value=f"<b>{_esc(self.spec['title'])}</b>"), w["gamma"], w["beta"], w["eps"],
-                           w["per_feature"], w["per_box"], W.HBox([w["reset"], w["identity"]]), w["view"]])
+                           w["per_feature"], w["per_box"],
+                           W.HBox([w["reset"], w["identity"]], layout=W.Layout(flex_flow="row wrap")), w["view"]])
         self._w = w
         w["gamma"].observe(lambda ch: self._on_all("gamma", ch["new"]), "value")
         w["beta"].observe(lambda ch: self._on_all("beta", ch["new"]), "value")
@@ -398,7 +426,7 @@ class LayerNormExplorer(_Explorer):
 
     def _redraw(self):
         if self._w is not None and not self._busy:
-            self._w["view"].value = self._dynamic_html()
+            self._w["view"].value = _kernel_view(self._dynamic_html())
 
     def _sync_feature_sliders(self):
         busy, self._busy = self._busy, True
@@ -589,37 +617,30 @@ class DimKeepdimExplorer(_Explorer):
         if status == "ok":
             msg = S.fill(t["ok_keepdim"] if self.keepdim else t["ok"], {"name": names[d]})
         elif status == "error":
-            msg = S.fill(t["error"], {"axis": rule.get("axis", "?"), "a": rule.get("a", "?"), "b": rule.get("b", "?")})
+            msg = S.fill(t["error"], {"axis": rule["axis"], "name": names[rule["axis"]], "a": rule["a"], "b": rule["b"]})
         elif status == "silent" and rule["status"] == "silent":
             msg = S.fill(t["silent"], {"wrong_from": names[rule["from"]], "wrong_to": names[rule["to"]]})
         else:
             msg = S.fill(t["silent_shape"], {"out_shape": S.fmt_shape(real["out"] or []), "x_shape": S.fmt_shape(shape)})
-        chips = "".join(
-            f'<span class="dsx-chip{" dsx-chip-reduced" if k == d else ""}" style="border:1px solid #8c959f;'
-            f'padding:0 4px;margin-right:4px;{"background:#ffe08a;font-weight:600" if k == d else ""}">'
-            f"{_esc(names[k])} {s}</span>" for k, s in enumerate(shape))
+        chips = "".join(f'<span class="dsx-chip{" dsx-chip-reduced" if k == d else ""}">{_esc(names[k])} {s}</span>'
+                        for k, s in enumerate(shape))
         m = real["result"]
         off = n - len(m)
         bad = rule.get("axis") if rule["status"] == "error" else rule.get("to") if rule["status"] == "silent" else None
-        cell = 'style="border:1px solid #d0d7de;padding:0 8px;text-align:center;font-family:monospace"'
-        bad_cell = 'style="border:1px solid #d0d7de;padding:0 8px;text-align:center;font-family:monospace;background:#ffd7d5"'
-        rows = ""
+        rows = "<tr><th></th>" + "".join(f'<th scope="col">dim={k}</th>' for k in range(n)) + "</tr>"
         for label, vals in (("x", [str(s) for s in shape]), ("m", ["" if k < off else str(m[k - off]) for k in range(n)])):
-            tds = "".join(f'<td class="dsx-bad" {bad_cell}>{v}</td>' if k == bad else f"<td {cell}>{v}</td>"
-                          for k, v in enumerate(vals))
-            rows += f'<tr><th scope="row" {cell}>{label}</th>{tds}</tr>'
-        color = {"ok": "#116329", "error": "#a40e26"}.get(status, "#9a6700")
+            tds = "".join(f'<td class="dsx-bad">{v}</td>' if k == bad else f"<td>{v}</td>" for k, v in enumerate(vals))
+            rows += f'<tr><th scope="row">{label}</th>{tds}</tr>'
         shown_status = "silent" if status == "silent_shape" else status
         code = S.fill(t["code"], {"dim": self.dim, "keepdim": "True" if self.keepdim else "False"})
         return "".join([
-            f'<div class="dsx-code" data-role="code" style="font-family:monospace">{_esc(code)}</div>',
+            f'<div class="dsx-code" data-role="code">{_esc(code)}</div>',
             f'<div>{_esc(t["x_shape"])}：<span data-role="x-shape">{chips}</span></div>',
-            f'<div>{_esc(t["result_shape"])}：<span class="dsx-num" data-role="result-shape" '
-            f'style="font-family:monospace">{S.fmt_shape(m)}</span></div>',
+            f'<div>{_esc(t["result_shape"])}：<span class="dsx-num" data-role="result-shape">{S.fmt_shape(m)}</span></div>',
             f'<div>{_esc(t["aligned"])}</div>',
-            f'<table class="dsx-aligned" style="border-collapse:collapse"><tbody data-role="aligned">{rows}</tbody></table>',
-            f'<div data-role="broadcast-status" data-status="{shown_status}" aria-live="polite" '
-            f'style="color:{color}">{_esc(msg)}</div>',
+            f'<table class="dsx-aligned"><tbody data-role="aligned">{rows}</tbody></table>',
+            f'<div class="dsx-status" data-role="broadcast-status" data-status="{shown_status}" aria-live="polite">'
+            f'{_esc(msg)}</div>',
         ])
 
     def _repr_html_(self):
@@ -652,11 +673,11 @@ class DimKeepdimExplorer(_Explorer):
         w = {
             "shape": W.Dropdown(options=[(self._shape_label(e), i) for i, e in enumerate(self.shapes)],
                                 value=self.shape_index, description=c["shape"]["label"], style=style,
-                                layout=W.Layout(width="420px")),
+                                layout=W.Layout(width="100%", max_width="420px")),
             "dim": W.Dropdown(options=self._dim_options(self.shape_index), value=self.dim,
-                              description=c["dim"]["label"], style=style, layout=W.Layout(width="420px")),
+                              description=c["dim"]["label"], style=style, layout=W.Layout(width="100%", max_width="420px")),
             "keepdim": W.Checkbox(value=self.keepdim, description=c["keepdim"]["label"], indent=False),
-            "view": W.HTML(value=self._dynamic_html()),
+            "view": W.HTML(value=_kernel_view(self._dynamic_html())),
         }
         w["box"] = W.VBox([W.HTML(value=f"<b>{_esc(self.spec['title'])}</b>"), w["shape"], w["dim"], w["keepdim"], w["view"]])
         self._w = w
@@ -666,7 +687,7 @@ class DimKeepdimExplorer(_Explorer):
 
     def _redraw(self):
         if self._w is not None and not self._busy:
-            self._w["view"].value = self._dynamic_html()
+            self._w["view"].value = _kernel_view(self._dynamic_html())
 
     def _on_shape(self, change):
         self.shape_index = int(change["new"])
@@ -715,7 +736,7 @@ class DimKeepdimExplorer(_Explorer):
         """内核视图当前显示的文字：{data-role: 文字}，例如 shown()["result-shape"]。"""
         view = self.widget and self._w["view"].value
         out = _shown(view)
-        out["broadcast-status-kind"] = re.search(r'data-status="(\w+)"', view).group(1)
+        out["broadcast-status-kind"] = re.search(r'data-role="broadcast-status" data-status="(\w+)"', view).group(1)
         return out
 
 

@@ -44,7 +44,9 @@ LAYER_NORM_SPEC = {
         "formula": "y[{j}] = γ[{j}] · (x[{j}] − μ) / √(σ² + ε) + β[{j}]"
                    " = {g} × ({x} − {mu}) / √({var} + {eps}) + {b} = {y}",
         "note": "方差都用有偏估计（除以 H = {h}，与 LayerNorm 相同）。",
-        "chart_aria": "{title}：{h} 个值的柱状图，最小 {min}，最大 {max}",
+        "chart_aria": "{title}：{h} 个值的柱状图，纵轴固定为 −{range} 到 {range}，最小 {min}，最大 {max}",
+        "overflow": "▲ {count} 个超出范围",
+        "range_note": "三个图的纵轴相同（−{range} 到 {range}），柱子的高度可以直接比较；超出范围的值画到边上，用三角标出。",
         "nonfinite": "输入 x 里有 {count} 个 NaN 或 inf（第一个是 x[{index}] = {value}），无法画图。"
                      "请先换成有限的数，例如 torch.nan_to_num(x)，再重新运行这个单元格。",
         "reader_error": "你的 LayerNorm 出错了：{error}。下面暂时显示 torch 的结果；改好类后重新运行这个单元格。",
@@ -81,8 +83,8 @@ DIM_KEEPDIM_SPEC = {
         "aligned": "右对齐后逐维比较（广播从最后一维开始对齐）：",
         "ok": "x - m 可以广播，结果正确：每个元素减去的是它自己那一组（沿“{name}”维）的均值。",
         "ok_keepdim": "keepdim=True 把被压缩的“{name}”维保留为长度 1，右对齐时各维仍在原位，x - m 正确广播。",
-        "error": "x - m 会报错（RuntimeError）：右对齐后第 {axis} 维是 {a} 对 {b}，既不相等也不是 1。"
-                 "加上 keepdim=True 即可。",
+        "error": "x - m 会报错（RuntimeError）：右对齐后，在 x 的 dim={axis}（{name}维度）上是 {a} 对 {b}，"
+                 "既不相等也不是 1。加上 keepdim=True 即可。",
         "silent": "x - m 不报错，但结果是错的：m 右对齐后，本该对应“{wrong_from}”维的那一维落在了“{wrong_to}”维上，"
                   "减去的是别的组的均值。加上 keepdim=True 才对。",
         "silent_shape": "x - m 不报错，但结果的形状变成了 {out_shape}，与 x 的形状 {x_shape} 不同：广播沿错误的维度展开了。"
@@ -112,6 +114,11 @@ def fmt(v):
 def fmt_eps(v):
     """ε 的显示格式，例如 1.0e-05。"""
     return f"{float(v):.1e}"
+
+
+def fmt_tick(v):
+    """纵轴刻度：整齐的数不带多余的小数，例如 5、-2.5、0.5、1000。刻度固定不变，只在 Python 端生成。"""
+    return f"{float(v):g}"
 
 
 def fmt_shape(shape):

@@ -27,34 +27,38 @@
     return JSON.parse(q(root, "spec").textContent);
   }
 
-  // ---- 柱状图：几何与 explorers.py 的 bars_svg 相同，只更新 path 的 d 属性，H = 768 时也很快 ----
+  // ---- 柱状图：几何与 explorers.py 的 bars_svg 相同（固定纵轴 [-R, R]），只更新 path 的 d 属性，H = 768 时也很快 ----
   var CW = 240, CH = 150, PL = 48, PR = 6, PT = 22, PB = 8;
-  function chartPaths(values, j) {
-    var n = values.length, lo = 0, hi = 0, i;
-    for (i = 0; i < n; i++) { if (values[i] < lo) { lo = values[i]; } if (values[i] > hi) { hi = values[i]; } }
-    if (hi - lo === 0) { lo -= 1; hi += 1; }
-    var pw = CW - PL - PR, ph = CH - PT - PB, bw = pw / n, gap = bw > 3 ? bw * 0.15 : 0;
-    function y(v) { return PT + (hi - v) / (hi - lo) * ph; }
-    var parts = [], sel = "";
+  function chartPaths(values, j, span) {
+    var n = values.length, i, count = 0;
+    var pw = CW - PL - PR, ph = CH - PT - PB, bw = pw / n, gap = bw > 3 ? bw * 0.15 : 0, w = bw - 2 * gap;
+    function y(v) { return PT + (span - v) / (2 * span) * ph; }
+    var parts = [], over = [], sel = "";
     for (i = 0; i < n; i++) {
-      var v = values[i], y1 = y(Math.max(v, 0)), h = Math.max(y(Math.min(v, 0)) - y1, 0.5);
-      var seg = "M" + (PL + i * bw + gap).toFixed(2) + " " + y1.toFixed(2) + "h" + (bw - 2 * gap).toFixed(2) +
-        "v" + h.toFixed(2) + "h" + (-(bw - 2 * gap)).toFixed(2) + "z";
+      var v = values[i], c = Math.min(Math.max(v, -span), span);
+      var y1 = y(Math.max(c, 0)), h = Math.max(y(Math.min(c, 0)) - y1, 0.5), left = PL + i * bw + gap;
+      var seg = "M" + left.toFixed(2) + " " + y1.toFixed(2) + "h" + w.toFixed(2) + "v" + h.toFixed(2) +
+        "h" + (-w).toFixed(2) + "z";
+      if (c !== v) {
+        count++;
+        var tip = v > 0 ? PT - 5 : CH - PB + 5, base = v > 0 ? PT : CH - PB;
+        over.push("M" + left.toFixed(2) + " " + base.toFixed(2) + "L" + (left + w / 2).toFixed(2) + " " +
+          tip.toFixed(2) + "L" + (left + w).toFixed(2) + " " + base.toFixed(2) + "z");
+      }
       if (i === j) { sel = seg; } else { parts.push(seg); }
     }
-    return { bars: parts.join(""), sel: sel, zero: "M" + PL + " " + y(0).toFixed(2) + "H" + (CW - PR),
-             lo: lo, hi: hi };
+    return { bars: parts.join(""), sel: sel, over: over.join(""), count: count };
   }
-  function drawChart(svg, values, j, title, spec) {
-    var p = chartPaths(values, j);
+  function drawChart(svg, values, j, title, spec, span, spanLabel) {
+    var p = chartPaths(values, j, span);
     svg.querySelector(".dsx-bars").setAttribute("d", p.bars);
     svg.querySelector(".dsx-sel").setAttribute("d", p.sel);
-    svg.querySelector(".dsx-zero").setAttribute("d", p.zero);
-    svg.querySelector(".dsx-hi").textContent = fmt(p.hi);
-    svg.querySelector(".dsx-lo").textContent = fmt(p.lo);
+    svg.querySelector(".dsx-over").setAttribute("d", p.over);
+    svg.querySelector(".dsx-over-note").textContent = p.count ? fill(spec.text.overflow, { count: p.count }) : "";
     var mn = Infinity, mx = -Infinity;
     for (var i = 0; i < values.length; i++) { mn = Math.min(mn, values[i]); mx = Math.max(mx, values[i]); }
-    svg.setAttribute("aria-label", fill(spec.text.chart_aria, { title: title, h: values.length, min: fmt(mn), max: fmt(mx) }));
+    svg.setAttribute("aria-label", fill(spec.text.chart_aria,
+      { title: title, h: values.length, min: fmt(mn), max: fmt(mx), range: spanLabel }));
   }
 
   function meanVar(a) {
@@ -119,10 +123,10 @@
       var finite = Number.isFinite(so[0]) && Number.isFinite(so[1]);
       el.message.hidden = finite;
       el.message.textContent = finite ? "" : fill(spec.text.nonfinite, { count: n, index: 0, value: fmt(yv[0]) });
-      var sel = el.per_feature.checked ? jj : -1;
-      drawChart(svgs.x, x, sel, spec.charts.x, spec);
-      drawChart(svgs.xhat, xhat, sel, spec.charts.xhat, spec);
-      drawChart(svgs.y, yv, sel, spec.charts.y, spec);
+      var sel = el.per_feature.checked ? jj : -1, span = data.range, label = svgs.x.querySelector(".dsx-hi").textContent;
+      drawChart(svgs.x, x, sel, spec.charts.x, spec, span, label);
+      drawChart(svgs.xhat, xhat, sel, spec.charts.xhat, spec, span, label);
+      drawChart(svgs.y, yv, sel, spec.charts.y, spec, span, label);
     }
     function syncFeatureSliders() {
       var jj = j();
@@ -214,6 +218,13 @@
       var rows = [shape.map(String), []], off = n - r.result.length, k;
       for (k = 0; k < n; k++) { rows[1].push(k < off ? "" : String(r.result[k - off])); }
       el.aligned.textContent = "";
+      var head = document.createElement("tr");
+      head.appendChild(document.createElement("th"));
+      for (k = 0; k < n; k++) {
+        var col = document.createElement("th");
+        col.scope = "col"; col.textContent = "dim=" + k; head.appendChild(col);
+      }
+      el.aligned.appendChild(head);
       [["x", rows[0]], ["m", rows[1]]].forEach(function (row) {
         var tr = document.createElement("tr"), th = document.createElement("th");
         th.scope = "row"; th.textContent = row[0]; tr.appendChild(th);
@@ -228,7 +239,7 @@
       });
       var msg;
       if (r.status === "ok") { msg = fill(keep ? t.ok_keepdim : t.ok, { name: names[d] }); }
-      else if (r.status === "error") { msg = fill(t.error, { axis: r.axis, a: r.a, b: r.b }); }
+      else if (r.status === "error") { msg = fill(t.error, { axis: r.axis, name: names[r.axis], a: r.a, b: r.b }); }
       else if (r.status === "silent") { msg = fill(t.silent, { wrong_from: names[r.from], wrong_to: names[r.to] }); }
       else { msg = fill(t.silent_shape, { out_shape: fmtShape(r.out), x_shape: fmtShape(shape) }); }
       var status = r.status === "silent_shape" ? "silent" : r.status;

@@ -1,0 +1,6 @@
+def stats_rows(data):
+    """把 {名称: 浮点数列表} 变成 [[名称, 个数, 均值], ...]，顺序与字典相同。"""
+    rows = []
+    for name, values in data.items():
+        rows.append([name, len(values), sum(values) / len(values)])
+    return rows

@@ -1,0 +1,5 @@
+"""练习 ch06-mean-var-list：均值、有偏方差与无偏方差。题目 task.md，模板 template.py，参考答案 solution.py，提示 hint.md。"""
+TITLE = "均值、有偏方差与无偏方差"
+CHECKER = "check_mean_var_list"
+CHAPTER = "ch06_biased_unbiased"
+IN_PAGE = True

