@@ -129,3 +129,178 @@ def test_print_table_is_a_real_html_table_in_the_book(open_page):
     assert table.count() == 1
     assert table.locator("th").all_inner_texts() == ["行", "数据", "均值", "方差（有偏）"]
     assert "[1.0000, 2.0000, 3.0000]" in table.locator("tbody tr").first.inner_text()
+
+
+# ---------------------------------------------------------------- 读者看到的样子：宽屏、手机、暗色、打印
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+CJK_TEXT = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.fixture
+def open_view(browser, site_url):
+    """open_view(path, width, scheme) -> 指定视口宽度与亮/暗色的页面（公式已排版、网络空闲）。"""
+    contexts = []
+
+    def _open(path, width=1280, scheme="light"):
+        context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme,
+                                      locale="zh-CN")
+        contexts.append(context)
+        page = context.new_page()
+        page.console_errors = []
+        page.on("console", lambda msg: page.console_errors.append(msg.text) if msg.type == "error" else None)
+        page.goto(site_url + path)
+        wait_for_math(page)
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(200)  # 等 dsx.js 调整完公式的大小
+        return page
+
+    yield _open
+    for context in contexts:
+        context.close()
+
+
+def screenshot(page, path, kind):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{path.replace('/', '__')}.{kind}.png"), full_page=True)
+
+
+# 正文栏里超出栏宽的元素（不算在可横向滚动的框里面的部分）
+TOO_WIDE = """() => {
+    const column = document.querySelector('article.bd-article') || document.querySelector('main') || document.body;
+    const right = column.getBoundingClientRect().right + 1, left = column.getBoundingClientRect().left - 1;
+    const scrollable = el => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+    const out = [];
+    for (const el of column.querySelectorAll('*')) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0 || (r.right <= right && r.left >= left)) continue;
+        let box = el.parentElement, inside = false;
+        while (box && box !== column) {
+            if (scrollable(box)) { inside = true; break; }
+            box = box.parentElement;
+        }
+        if (!inside) out.push(`${el.tagName.toLowerCase()}.${el.className}（宽 ${Math.round(r.width)} px，` +
+                              `超出 ${Math.round(Math.max(r.right - right, left - r.left))} px）`);
+    }
+    return out;
+}"""
+
+
+# 标题、表格标题、图注里，最后一个字单独落在新的一行（孤字）
+ORPHANS = """() => Array.from(document.querySelectorAll(
+        'article h1, article h2, article h3, article caption, article figcaption')).flatMap(el => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const chars = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode())
+        for (let i = 0; i < n.length; i++) if (n.data[i].trim() && n.data[i] !== '#') chars.push([n, i]);
+    if (chars.length < 3) return [];
+    const top = ([n, i]) => { const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+                              return r.getBoundingClientRect().top; };
+    const last = top(chars[chars.length - 1]), before = top(chars[chars.length - 2]);
+    return last - before > 4 ? [el.textContent.trim().slice(0, 40)] : [];
+})"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("path", all_pages())
+def test_nothing_wider_than_the_column(open_view, path, width):
+    """1280 px 和 390 px 宽时，正文栏里没有比栏宽的元素（可横向滚动的框里面的除外）；代码在 1280 px 时不需要滚动。"""
+    page = open_view(path, width)
+    screenshot(page, path, str(width))
+    assert page.console_errors == [], f"{path} 的控制台有错误：{page.console_errors[:5]}"
+    wide = page.evaluate(TOO_WIDE)
+    assert wide == [], f"{path} 在 {width} px 宽时有元素超出正文栏：{wide[:5]}"
+    if width == 1280:
+        scrolling = page.evaluate("""() => Array.from(document.querySelectorAll('article pre'))
+            .filter(pre => pre.offsetParent && pre.scrollWidth > pre.clientWidth + 1)
+            .map(pre => pre.textContent.split('\\n').reduce((a, b) => a.length > b.length ? a : b))""")
+        assert scrolling == [], f"{path} 在 1280 px 宽时有代码或输出要横向滚动，最长的一行：{scrolling[:3]}"
+        shrunk = page.evaluate("""() => Array.from(document.querySelectorAll('article div.cell_output img'))
+            .filter(img => img.naturalWidth > img.clientWidth + 1).map(img => img.alt.slice(0, 30))""")
+        assert shrunk == [], f"{path} 有图比正文栏宽、被缩小显示（图里的字随之变小）：{shrunk[:3]}"
+    orphans = page.evaluate(ORPHANS)
+    assert orphans == [], f"{path} 在 {width} px 宽时有标题或表格标题的最后一行只剩一个字：{orphans[:5]}"
+
+
+@pytest.mark.parametrize("path", all_pages())
+def test_display_equations_fully_visible_on_phone(open_view, path):
+    """390 px 宽时，每个行间公式都完整显示在正文栏里，编号不压在公式上。"""
+    page = open_view(path, 390)
+    problems = page.evaluate("""() => Array.from(document.querySelectorAll('div.math')).flatMap(box => {
+        const formula = box.querySelector('mjx-container, .katex-display, svg');
+        if (!formula) return ['公式没有排版：' + box.textContent.slice(0, 40)];
+        const f = (formula.firstElementChild || formula).getBoundingClientRect();
+        const b = box.getBoundingClientRect();
+        const out = [];
+        if (f.left < b.left - 1 || f.right > b.right + 1 || box.scrollWidth > box.clientWidth + 1)
+            out.push(`公式超出 ${Math.round(Math.max(f.right - b.right, b.left - f.left, box.scrollWidth - box.clientWidth))} px：` + box.id);
+        const eqno = box.querySelector('.eqno');
+        if (eqno) {
+            const e = eqno.getBoundingClientRect();
+            if (e.left < f.right && e.right > f.left && e.top < f.bottom && e.bottom > f.top)
+                out.push('编号压在公式上：' + eqno.textContent);
+        }
+        return out;
+    })""")
+    assert problems == [], f"{path}：{problems[:5]}"
+
+
+# 暗色模式下正文栏里背景是浅色的元素（如白底的输出、表格）：axe 在文字与背景对比度算不出来时不报错，所以单独查
+LIGHT_SLABS = """() => {
+    const luminance = ([r, g, b]) => [r, g, b].map(c => { c /= 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; })
+        .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+    return Array.from(document.querySelectorAll('article.bd-article *')).filter(el => {
+        const m = getComputedStyle(el).backgroundColor.match(/[\\d.]+/g);
+        if (!m || (m.length === 4 && +m[3] < 0.5) || !el.getClientRects().length) return false;
+        return luminance(m.slice(0, 3).map(Number)) > 0.4;
+    }).map(el => `${el.tagName.toLowerCase()}.${el.className}`);
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", all_pages())
+def test_text_contrast(open_view, path, scheme):
+    """axe-core（npm 包，从本地文件注入）检查文字对比度：亮色和暗色模式下都达到 WCAG AA（正文 4.5:1）。"""
+    if not AXE.exists():
+        pytest.fail(f"缺少 {AXE}：请运行 make node_modules/.installed（make test 会安装）。")
+    page = open_view(path, 1280, scheme)
+    if scheme == "dark":
+        screenshot(page, path, "dark")
+        slabs = page.evaluate(LIGHT_SLABS)
+        assert slabs == [], f"{path} 暗色模式下有浅色底的块：{slabs[:5]}"
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("""() => axe.run(document.querySelector('main') || document,
+        {runOnly: {type: 'rule', values: ['color-contrast']}})""")
+    low = [f"「{node['target'][0]}」{node['any'][0]['message'][:80] if node['any'] else ''}"
+           for v in result["violations"] for node in v["nodes"]]
+    assert low == [], f"{path}（{scheme}）有 {len(low)} 处文字对比度不够：{low[:5]}"
+
+
+@pytest.mark.parametrize("path", all_pages())
+def test_images_have_chinese_alt_text(open_view, path):
+    page = open_view(path)
+    images = page.evaluate("""() => Array.from(document.images)
+        .map(img => [img.getAttribute('src'), img.getAttribute('alt') || ''])""")
+    bad = [src for src, alt in images if not CJK_TEXT.search(alt) or re.search(r"\.(png|svg|jpe?g|gif)\b", alt)]
+    assert bad == [], f"{path} 有图片缺少中文的替代文字：{bad[:5]}"
+
+
+@pytest.mark.parametrize("path", all_pages())
+def test_print_layout(open_view, path):
+    """打印（存成 PDF）时：代码换行不截断，折叠的内容全部展开。PDF 存在 _build/screenshots/。"""
+    page = open_view(path)
+    page.emulate_media(media="print")
+    problems = page.evaluate("""() => {
+        const out = [];
+        for (const pre of document.querySelectorAll('article pre'))
+            if (pre.scrollWidth > pre.clientWidth + 1) out.push('代码被截断：' + pre.textContent.slice(0, 40));
+        for (const d of document.querySelectorAll('article details')) {
+            const body = Array.from(d.children).find(c => c.tagName !== 'SUMMARY');
+            // 折叠着的 details 内容仍有尺寸，只是不绘制：用 checkVisibility 判断是否真的显示
+            if (body && !body.checkVisibility()) out.push('折叠的内容没有展开：' + d.textContent.slice(0, 40));
+        }
+        return out;
+    }""")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.pdf(path=str(SCREENSHOTS / (path.replace("/", "__") + ".pdf")), format="A4", print_background=True)
+    assert problems == [], f"{path} 打印时：{problems[:5]}"

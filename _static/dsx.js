@@ -1,0 +1,50 @@
+// 1. 行间公式比正文栏宽时（多见于手机屏幕），按比例缩小到正好放得下，整条公式始终可见。
+//    适用于浏览器里排版的 MathJax，也适用于构建时排好的公式（mjx-container / .katex-display）。
+// 2. 主题的 Colab 按钮图片的替代文字是英文，换成中文。
+(function () {
+  "use strict";
+  const ALT = {"logo_colab.png": "Colab 图标"};
+
+  function chineseAlt() {
+    document.querySelectorAll("img").forEach((img) => {
+      const name = (img.getAttribute("src") || "").split("/").pop();
+      if (ALT[name]) img.alt = ALT[name];
+    });
+  }
+  const RENDERED = "mjx-container, .katex-display, svg";
+
+  function fit() {
+    document.querySelectorAll("div.math").forEach((box) => {
+      const formula = box.querySelector(RENDERED);
+      if (!formula) return;
+      // MathJax 自己会在公式上写一个字号（如 119.5%），缩放以它为基准
+      if (formula.dataset.dsxSize === undefined) formula.dataset.dsxSize = formula.style.fontSize || "100%";
+      const base = parseFloat(formula.dataset.dsxSize);
+      formula.style.fontSize = base + "%";
+      const inner = formula.firstElementChild || formula;
+      const natural = Math.max(inner.scrollWidth, inner.getBoundingClientRect().width);
+      const room = box.clientWidth - 2;
+      if (natural > room && room > 0) {
+        formula.style.fontSize = base * Math.max(0.5, room / natural) + "%";
+      }
+    });
+  }
+
+  let pending = null;
+  function later() {
+    cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(fit);
+  }
+
+  window.addEventListener("resize", later);
+  window.addEventListener("load", () => {
+    fit();
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+      MathJax.startup.promise.then(fit);
+    }
+  });
+  document.addEventListener("DOMContentLoaded", () => {
+    chineseAlt();
+    fit();
+  });
+})();
