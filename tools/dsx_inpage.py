@@ -71,7 +71,7 @@ def add_toolbars(app, doctree, docname):
 
 
 def copy_runtime(app, exception):
-    if exception is not None or app.builder.format != "html":
+    if exception is not None or app.builder.name != "html":
         return
     missing = [f"pyodide/{f}" for f in PYODIDE_FILES if not (NODE / "pyodide" / f).exists()]
     missing += [f"codemirror/{f}" for f in CODEMIRROR_FILES if not (NODE / "codemirror" / f).exists()]

@@ -227,7 +227,8 @@ jupyter lab
 
 
 def write_reader_edition(app, exception):
-    if exception is not None or app.builder.format != "html":
+    # 只在网页版构建时写：singlehtml（PDF 版的来源）的 format 也是 html，但它没有各章自己的式号与页面
+    if exception is not None or app.builder.name != "html":
         return
     reader_root = Path(app.outdir).parent / "reader"
     download_dir = Path(app.outdir) / "notebooks"
