@@ -178,17 +178,3 @@ def test_formulas_take_the_text_colour_and_print(browser, site_url, scheme):
         context.close()
 
 
-def test_figures_are_palette_pngs_that_look_like_the_originals():
-    """网页里的插图（tools/dsx_images.py）是调色板 PNG：比笔记本里的原图小，每个颜色通道的均方根误差 ≤ 2。"""
-    from PIL import Image, ImageChops, ImageStat
-
-    originals = ROOT / "_build" / "jupyter_execute"      # myst-nb 存放执行输出原图的地方
-    pairs = [(p, originals / p.name) for p in sorted((html_dir() / "_images").glob("*.png"))
-             if (originals / p.name).exists()]
-    assert pairs, "网页里没有找到来自笔记本输出的插图"
-    for web, original in pairs:
-        a, b = Image.open(original).convert("RGB"), Image.open(web)
-        assert b.mode == "P", f"{web.name} 不是调色板 PNG"
-        assert web.stat().st_size < original.stat().st_size
-        rms = ImageStat.Stat(ImageChops.difference(a, b.convert("RGB"))).rms
-        assert max(rms) <= 2.0, f"{web.name} 与原图差别太大：{rms}"

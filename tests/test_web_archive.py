@@ -15,7 +15,7 @@ from test_browser_explorers import (  # noqa: F401
     test_gamma_beta_sliders_in_book_page,
     test_per_feature_gamma_in_book_page,
 )
-from web_archive import ARCHIVE, TOP, site_files
+from web_archive import ARCHIVE, FONT_PRELOAD, FONT_URL, TOP, site_files
 
 
 @pytest.fixture(scope="module")
@@ -34,12 +34,21 @@ def site_url(archive, tmp_path_factory):
 
 
 def test_archive_is_the_built_site(archive):
-    """压缩包里正好是构建好的网页（同样的文件、同样的内容），都在一个顶层文件夹里。"""
+    """压缩包里正好是构建好的网页（同样的文件、同样的内容），都在一个顶层文件夹里；
+    只有两处为从磁盘打开而改：样式表里的字体写成 data: 网址，页面去掉预加载字体的 <link>。"""
     html = html_dir()
     want = {f"{TOP}/{p.relative_to(html).as_posix()}": p for p in site_files(html)}
     assert sorted(archive.namelist()) == sorted(want), "压缩包与 _build/html 不一致：请重新运行 make book"
-    for name in (f"{TOP}/index.html", f"{TOP}/search.html", f"{TOP}/searchindex.js"):
-        assert archive.read(name) == want[name].read_bytes(), name
+    assert archive.read(f"{TOP}/searchindex.js") == want[f"{TOP}/searchindex.js"].read_bytes()
+    for name in (f"{TOP}/index.html", f"{TOP}/search.html"):
+        page = archive.read(name).decode("utf-8")
+        assert 'as="font"' not in page, f"{name} 仍在预加载字体（从磁盘打开时被浏览器拦下）"
+        assert page == FONT_PRELOAD.sub("", want[name].read_text(encoding="utf-8")), name
+    css = [n for n in archive.namelist() if n.endswith(".css")]
+    for name in css:
+        text = archive.read(name).decode("utf-8")
+        assert not FONT_URL.search(text), f"{name} 仍引用字体文件（从磁盘打开时加载不了）"
+    assert any("data:font/woff" in archive.read(n).decode("utf-8") for n in css), "样式表里没有内联的字体"
 
 
 def test_site_url_is_a_file_url(site_url):

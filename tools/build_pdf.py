@@ -21,7 +21,6 @@ import subprocess
 import sys
 import threading
 import time
-import tomllib
 import unicodedata
 from pathlib import Path
 from urllib.parse import urlparse
@@ -48,9 +47,10 @@ def pdf_path():
 
 
 def book_info():
-    """书名、作者、版本号（pyproject.toml）与网页版地址（由 _config.yml 的 repository.url 推出）。"""
+    """书名、作者、版本号（dsx_util.__version__，全书唯一写版本号的地方）与网页版地址（由 _config.yml 的 repository.url 推出）。"""
+    from nbsync import package_version
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    version = package_version()
     url = config["repository"]["url"].rstrip("/")
     owner, repo = urlparse(url).path.strip("/").split("/")[:2]
     if repo.endswith(".git"):

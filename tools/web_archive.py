@@ -1,9 +1,12 @@
 """把构建好的网页版（_build/html）打成一个可以离线打开的压缩包：_build/dsx-book-web.zip。
 
 解压后直接用浏览器打开 dsx-book-web/index.html 即可阅读（file://，不需要服务器）：页面之间是相对链接，
-搜索索引用 <script> 加载，探索器的脚本内联在页面里。发布工作流把它附在 GitHub Release 上。
+搜索索引用 <script> 加载，探索器的脚本内联在页面里。浏览器不允许 file:// 页面用 @font-face 加载
+本地字体文件（跨源限制，控制台报错），所以压缩包里的样式表把字体写成 data: 网址。发布工作流把它附在 GitHub Release 上。
 文件按名字排序、时间戳固定，同样的网页得到同样的压缩包。
 """
+import base64
+import re
 import sys
 import zipfile
 from pathlib import Path
@@ -21,6 +24,36 @@ def site_files(html=HTML):
                   if p.is_file() and not any(part.startswith(".") for part in p.relative_to(html).parts))
 
 
+FONT_URL = re.compile(r"""url\((["']?)([^"')]+\.(woff2?|ttf|otf))\1\)""")
+
+
+def inline_fonts(css_path):
+    """样式表的文字，其中引用的本地字体文件换成 data: 网址（从磁盘打开时才能加载）。"""
+    def data_url(match):
+        font = css_path.parent / match.group(2)
+        if not font.is_file():
+            return match.group(0)
+        encoded = base64.b64encode(font.read_bytes()).decode("ascii")
+        return f'url("data:font/{match.group(3)};base64,{encoded}")'
+    return FONT_URL.sub(data_url, css_path.read_text(encoding="utf-8")).encode("utf-8")
+
+
+FONT_PRELOAD = re.compile(r'<link rel="preload"[^>]*as="font"[^>]*>\n?')
+
+
+def without_font_preloads(html_path):
+    """页面的文字，去掉预加载字体的 <link>：字体已在样式表里（data: 网址），从磁盘预加载只会被浏览器拦下并报错。"""
+    return FONT_PRELOAD.sub("", html_path.read_text(encoding="utf-8")).encode("utf-8")
+
+
+def content(path):
+    if path.suffix == ".css":
+        return inline_fonts(path)
+    if path.suffix == ".html":
+        return without_font_preloads(path)
+    return path.read_bytes()
+
+
 def build(html=HTML, archive=ARCHIVE):
     if not (html / "index.html").exists():
         sys.exit(f"没有找到构建好的网页 {html}/index.html：请先运行 make book。")
@@ -29,7 +62,7 @@ def build(html=HTML, archive=ARCHIVE):
             info = zipfile.ZipInfo(f"{TOP}/{path.relative_to(html).as_posix()}", FIXED_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            zf.writestr(info, path.read_bytes())
+            zf.writestr(info, content(path))
     return archive
 
 
