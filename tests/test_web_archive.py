@@ -15,14 +15,15 @@ from test_browser_explorers import (  # noqa: F401
     test_gamma_beta_sliders_in_book_page,
     test_per_feature_gamma_in_book_page,
 )
-from web_archive import ARCHIVE, FONT_PRELOAD, FONT_URL, TOP, site_files
+from web_archive import ARCHIVE, FONT_PRELOAD, FONT_URL, TOP, build, site_files
 
 
 @pytest.fixture(scope="module")
-def archive():
+def archive(tmp_path_factory):
+    """按 make book 同样的做法，把现在的网页打成压缩包（别的测试可能往网页里加了文件，例如 PDF 版）。"""
     if not ARCHIVE.exists():
         pytest.fail(f"没有找到网页版压缩包 {ARCHIVE.relative_to(ROOT)}：请先运行 make book。")
-    return zipfile.ZipFile(ARCHIVE)
+    return zipfile.ZipFile(build(archive=tmp_path_factory.mktemp("zip") / ARCHIVE.name))
 
 
 @pytest.fixture(scope="module")
