@@ -12,32 +12,20 @@
 任一项未达标时退出码为 1。
 """
 import argparse
-import functools
-import http.server
 import os
 import re
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_ARGS, serve_directory  # noqa: E402
 
 FIRST_GOAL_S, REPEAT_GOAL_MS = 5.0, 200.0
 FEATURE = ("/_static/dsx_inpage/", "/_static/pyodide/", "/_static/codemirror/")
 DONE = "document.querySelector('.dsx-inpage-feedback').className.match(/pass|fail/)"
-
-
-def serve(root):
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 def browser_cpu_seconds():
@@ -84,7 +72,7 @@ def main():
     html = (html_root / args.page).read_text(encoding="utf-8")
     inline = sum(len(m.encode()) for m in re.findall(r'<div class="dsx-inpage".*?</script>|<div class="dsx-inpage".*?</div></div>',
                                                      html, re.S))
-    url = serve(html_root) + args.page
+    url = serve_directory(html_root)[1] + args.page
 
     from playwright.sync_api import sync_playwright
     first, first_cpu, repeat = [], [], []

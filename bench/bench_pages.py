@@ -13,18 +13,15 @@ layout-shift 条目之和。每项取多次运行的中位数。
 本地服务器（与测试相同的 http.server）不压缩；「gzip」列估算经压缩的服务器传输的量（文本按 gzip -6）。
 """
 import argparse
-import functools
 import gzip
-import http.server
 import statistics
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from conftest import CHROMIUM, CHROMIUM_ARGS, chapter_paths, html_dir  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_ARGS, serve_directory, chapter_paths, html_dir  # noqa: E402
 
 COLD_GOAL_KB = 1000
 WARM_GOAL_KB = 200
@@ -74,16 +71,6 @@ COLLECT = """() => {
 }"""
 
 
-def serve(root):
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
-
-
 TEXT = (".html", ".css", ".js", ".svg", ".json", ".txt")
 
 
@@ -122,7 +109,7 @@ def load(browser, url, via=None):
 
 
 def measure(browser, root, runs):
-    server, base = serve(root)
+    server, base = serve_directory(root)
     try:
         names = pages(root)
         results = {}

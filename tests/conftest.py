@@ -95,25 +95,29 @@ def html_dir():
     return Path(os.environ.get("DSX_HTML_DIR", ROOT / "_build" / "html"))
 
 
-@pytest.fixture(scope="session")
-def site_url():
-    """在 127.0.0.1 的随机端口上提供构建好的 HTML，返回形如 http://127.0.0.1:PORT/ 的地址。"""
+def serve_directory(root):
+    """在 127.0.0.1 的随机端口上（后台线程）提供 root 目录；返回 (服务器, 形如 http://127.0.0.1:PORT/ 的地址)。测试与 bench/ 共用。"""
     import functools
     import http.server
     import threading
-
-    root = html_dir()
-    if not (root / "index.html").exists():
-        pytest.fail(f"没有找到构建好的书：{root}/index.html。请先运行 make book。")
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+@pytest.fixture(scope="session")
+def site_url():
+    """在 127.0.0.1 的随机端口上提供构建好的 HTML，返回形如 http://127.0.0.1:PORT/ 的地址。"""
+    root = html_dir()
+    if not (root / "index.html").exists():
+        pytest.fail(f"没有找到构建好的书：{root}/index.html。请先运行 make book。")
+    server, url = serve_directory(root)
+    yield url
     server.shutdown()
 
 
