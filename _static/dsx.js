@@ -1,6 +1,7 @@
 // 1. 行间公式比正文栏宽时（多见于手机屏幕），按比例缩小到正好放得下，整条公式始终可见。
 //    适用于浏览器里排版的 MathJax，也适用于构建时排好的公式（mjx-container / .katex-display）。
 // 2. 主题的 Colab 按钮图片的替代文字是英文，换成中文。
+// 3. 插图延迟加载（tools/dsx_trim.py）；读者在浏览器里打印本页时，先把还没下载的图全部加载。
 (function () {
   "use strict";
   const ALT = {"logo_colab.png": "Colab 图标"};
@@ -17,8 +18,12 @@
     document.querySelectorAll("div.math").forEach((box) => {
       const formula = box.querySelector(RENDERED);
       if (!formula) return;
-      // MathJax 自己会在公式上写一个字号（如 119.5%），缩放以它为基准
-      if (formula.dataset.dsxSize === undefined) formula.dataset.dsxSize = formula.style.fontSize || "100%";
+      // 公式自己的字号（MathJax 写在公式上，或构建时排版的公式写在共用样式里，如 127.3%），缩放以它为基准
+      if (formula.dataset.dsxSize === undefined) {
+        const own = parseFloat(getComputedStyle(formula).fontSize);
+        const parent = parseFloat(getComputedStyle(formula.parentElement).fontSize);
+        formula.dataset.dsxSize = formula.style.fontSize || (own && parent ? (100 * own / parent) + "%" : "100%");
+      }
       const base = parseFloat(formula.dataset.dsxSize);
       formula.style.fontSize = base + "%";
       const inner = formula.firstElementChild || formula;
@@ -46,5 +51,8 @@
   document.addEventListener("DOMContentLoaded", () => {
     chineseAlt();
     fit();
+  });
+  window.addEventListener("beforeprint", () => {
+    document.querySelectorAll('img[loading="lazy"]').forEach((img) => { img.loading = "eager"; });
   });
 })();

@@ -110,6 +110,18 @@ def serve_directory(root):
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
+LOAD_ALL_IMAGES = """async () => {
+  // 网页版的插图延迟加载（loading="lazy"，滚动到附近才下载）：检查图片的测试先让它们全部加载
+  const images = Array.from(document.images);
+  images.forEach(img => { if (img.loading === 'lazy') img.loading = 'eager'; });
+  await Promise.all(images.map(img => img.decode().catch(() => null)));
+}"""
+
+
+def load_all_images(page):
+    page.evaluate(LOAD_ALL_IMAGES)
+
+
 @pytest.fixture(scope="session")
 def site_url():
     """在 127.0.0.1 的随机端口上提供构建好的 HTML，返回形如 http://127.0.0.1:PORT/ 的地址。"""

@@ -7,7 +7,7 @@ import re
 import pytest
 import yaml
 
-from conftest import ROOT, chapter_paths, html_dir
+from conftest import ROOT, chapter_paths, html_dir, load_all_images
 
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 RAW_MATH = re.compile(r"\$\$|\\frac|\\sqrt|\\begin\{|\\mu\b|\\sigma\b")
@@ -72,6 +72,7 @@ def test_page_offline_and_rendered(open_page, path):
     leftover = RAW_MATH.findall(visible)
     assert not leftover, f"{path} 的正文里残留未排版的 LaTeX：{leftover[:5]}"
 
+    load_all_images(page)
     broken = page.evaluate("""() => Array.from(document.images)
         .filter(img => !(img.complete && img.naturalWidth > 0)).map(img => img.src)""")
     assert broken == [], f"{path} 有图片没有加载：{broken[:5]}"
@@ -151,6 +152,7 @@ def open_view(browser, site_url):
         page.goto(site_url + path)
         wait_for_math(page)
         page.wait_for_load_state("networkidle")
+        load_all_images(page)
         page.wait_for_timeout(200)  # 等 dsx.js 调整完公式的大小
         return page
 

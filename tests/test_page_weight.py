@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import ROOT, html_dir
+from conftest import ROOT, html_dir, load_all_images
 
 MATH_SCRIPT = re.compile(r"mathjax|katex|tex-(?:mml-)?(?:chtml|svg)", re.I)
 ICON_SCRIPT = re.compile(r"fontawesome[^/]*\.js", re.I)
@@ -178,3 +178,175 @@ def test_formulas_take_the_text_colour_and_print(browser, site_url, scheme):
         context.close()
 
 
+
+
+# ---------------------------------------------------------------- 页面变轻的几处改写（tools/dsx_trim.py、dsx_math.py）
+def _chapter_html(stem):
+    return (html_dir() / "book" / f"{stem}.html").read_text(encoding="utf-8")
+
+
+def test_pages_carry_no_widget_state():
+    """myst-nb 会把笔记本里的 ipywidgets 状态（每页 20–40 KB）写进页面，本书不用它：探索器自带页面内版本。"""
+    for path in html_dir().rglob("*.html"):
+        assert "application/vnd.jupyter.widget-state+json" not in path.read_text(encoding="utf-8"), path
+    assert "dsx-explorer" in _chapter_html("ch03_dim_keepdim"), "第 3 章应当有交互探索器"
+
+
+def test_math_fonts_are_subsets_that_keep_every_character_the_book_uses():
+    import sys
+    from fontTools.ttLib import TTFont
+    sys.path.insert(0, str(ROOT / "tools"))
+    from dsx_math import FONTS, css_characters
+
+    static = html_dir() / "_static" / "dsx-math"
+    chars = css_characters((static / "math.css").read_text(encoding="utf-8"))
+    assert {ord("x"), ord("σ"), ord("∑"), ord("√")} <= chars, "公式样式里应当有全书用到的字符"
+    subsets = sorted((static / "fonts").glob("*.woff"))
+    assert subsets
+    total_before = total_after = 0
+    for subset in subsets:
+        full = TTFont(FONTS / subset.name).getBestCmap() or {}
+        kept = TTFont(subset).getBestCmap() or {}
+        lost = {chr(c) for c in chars if c in full and c not in kept}
+        assert not lost, f"{subset.name} 的子集里缺了全书用到的字符：{sorted(lost)}"
+        assert {c: kept[c] for c in kept} == {c: full[c] for c in kept}, f"{subset.name} 的字形对应变了"
+        total_before += (FONTS / subset.name).stat().st_size
+        total_after += subset.stat().st_size
+    assert total_after <= 0.6 * total_before, f"公式字体只从 {total_before} 字节减到 {total_after} 字节"
+
+
+def _math_screenshots(browser, site_url, full_fonts):
+    """第 10 章（公式最多的一章）全部行间公式与 20 个行内公式的截图；full_fonts 时换回 MathJax 的完整字体。"""
+    import sys
+    sys.path.insert(0, str(ROOT / "tools"))
+    from dsx_math import FONTS
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, device_scale_factor=2)
+    try:
+        page = context.new_page()
+        if full_fonts:
+            page.route(re.compile(r".*/dsx-math/fonts/[^/?]+\.woff(\?.*)?$"), lambda route, request: route.fulfill(
+                body=(FONTS / request.url.split("?")[0].rsplit("/", 1)[1]).read_bytes(), content_type="font/woff"))
+        page.goto(site_url + "book/ch10_backward.html", wait_until="load")
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        display, inline = page.locator("article div.math"), page.locator("article span.math")
+        assert display.count() >= 5 and inline.count() >= 40
+        shots = [display.nth(i).screenshot() for i in range(display.count())]
+        shots += [inline.nth(i).screenshot() for i in range(0, 40, 2)]
+        return shots
+    finally:
+        context.close()
+
+
+def test_formulas_look_the_same_with_the_font_subsets(browser, site_url):
+    subset = _math_screenshots(browser, site_url, full_fonts=False)
+    full = _math_screenshots(browser, site_url, full_fonts=True)
+    different = [i for i, (a, b) in enumerate(zip(subset, full)) if a != b]
+    assert different == [], f"用子集字体和完整字体排出的公式截图不同：第 {different} 个"
+
+
+def test_formulas_keep_mathjax_scale(open_page):
+    """公式相对正文放大 127.3%（与浏览器里的 MathJax 相同），写在共用样式里而不是每个公式上。"""
+    page = open_page("book/ch04_formulas.html")
+    ratios = page.evaluate("""() => Array.from(document.querySelectorAll('article mjx-container')).map(m =>
+        parseFloat(getComputedStyle(m).fontSize) / parseFloat(getComputedStyle(m.parentElement).fontSize))""")
+    assert ratios and all(abs(r - 1.273) < 0.01 for r in ratios), sorted(set(round(r, 3) for r in ratios))[:5]
+    assert 'style="font-size' not in _chapter_html("ch04_formulas").split("<mjx-container", 1)[1][:200]
+
+
+PLAIN_PROBE = """classes => {
+    const pre = document.querySelector('article div.cell_input .highlight pre');
+    const look = el => { const s = getComputedStyle(el);
+        return [s.color, s.fontWeight, s.fontStyle, s.textDecorationLine].join(' '); };
+    return classes.map(c => { const span = document.createElement('span'); span.className = c;
+        span.textContent = 'x'; pre.append(span);
+        const same = look(span) === look(pre) && getComputedStyle(span).backgroundColor === 'rgba(0, 0, 0, 0)';
+        span.remove();
+        return [c, same]; });
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_dropped_code_spans_looked_like_plain_code_text(browser, site_url, scheme):
+    """去掉的高亮 <span>（名字、标点、空白……）在亮色和暗色里都与代码块的文字一样，去掉它们看起来不变。"""
+    import sys
+    sys.path.insert(0, str(ROOT / "tools"))
+    from dsx_trim import plain_token_classes
+
+    classes = sorted(plain_token_classes((html_dir() / "_static" / "pygments.css").read_text(encoding="utf-8")))
+    assert {"n", "p", "w"} <= set(classes)
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(site_url + "book/ch09_pre_post_ln.html", wait_until="load")
+        assert page.evaluate("() => document.documentElement.dataset.theme") == scheme
+        differs = [c for c, same in page.evaluate(PLAIN_PROBE, classes) if not same]
+        assert differs == [], f"这些高亮类的样式与代码文字不同，不能去掉：{differs}"
+        # 对照：有颜色的类（关键字 k）确实不同，上面的比较能看出差别
+        assert page.evaluate(PLAIN_PROBE, ["k"]) == [["k", False]]
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("stem", ["ch05_implement_layernorm", "ch09_pre_post_ln"])
+def test_code_cells_show_exactly_their_source(stem):
+    """去掉 <span> 之后，网页上每个代码单元格的文字仍与笔记本里的源代码一字不差。"""
+    from bs4 import BeautifulSoup
+    import nbformat
+    soup = BeautifulSoup(_chapter_html(stem), "html.parser")
+    shown = [pre.get_text().strip() for pre in soup.select("div.cell_input pre")]
+    assert shown, stem
+    assert not soup.select('pre span.n, pre span.p, pre span.w'), "代码块里还有不改变样式的 <span>"
+    nb = nbformat.read(ROOT / "book" / f"{stem}.ipynb", as_version=4)
+    sources = {c.source.strip() for c in nb.cells if c.cell_type == "code"}
+    missing = [text[:60] for text in shown if text not in sources]
+    assert missing == [], f"网页上的代码与笔记本的源代码不一致：{missing[:3]}"
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_figures_load_lazily_in_reserved_space(browser, site_url, width):
+    """插图延迟加载，但位置预先留好：图到达前后，图框的大小和图下方正文的位置都不变。"""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(site_url + "book/ch09_pre_post_ln.html", wait_until="load")
+        figures = page.locator("article img[src*='_images/']")
+        assert figures.count() >= 3
+        attrs = figures.evaluate_all("els => els.map(i => [i.getAttribute('loading'), i.getAttribute('width'), "
+                                     "i.getAttribute('height')])")
+        assert all(a[0] == "lazy" and a[1] and a[2] for a in attrs), attrs
+        boxes = lambda: figures.evaluate_all(  # noqa: E731
+            "els => els.map(i => { const r = i.getBoundingClientRect(); return [Math.round(r.height), i.complete && i.naturalWidth > 0]; })")
+        before = boxes()
+        assert not all(loaded for _, loaded in before), "页尾的图不应在打开页面时就下载"
+        last = page.evaluate("() => document.querySelector('article').lastElementChild.getBoundingClientRect().top")
+        load_all_images(page)
+        after = boxes()
+        assert all(loaded for _, loaded in after)
+        assert [h for h, _ in before] == [h for h, _ in after], (before, after)
+        assert all(h > 100 for h, _ in after)
+        assert page.evaluate("() => document.querySelector('article').lastElementChild.getBoundingClientRect().top") == last
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_colour_mode_is_decided_before_the_theme_script(browser, site_url, scheme):
+    """没有主题脚本时（即它运行之前，首次绘制的时刻）页面已是跟随系统的亮/暗色，代码块的样式不会在加载后才生效。"""
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.route(re.compile(r".*pydata-sphinx-theme\.js.*"), lambda route: route.abort())
+        page.goto(site_url + "book/ch03_dim_keepdim.html", wait_until="load")
+        assert page.evaluate("() => document.documentElement.dataset.theme") == scheme
+    finally:
+        context.close()
+
+
+def test_printing_a_page_loads_its_lazy_figures(open_page):
+    """读者在浏览器里打印一章时（beforeprint），没滚动到的插图也先下载，打印出来不缺图。"""
+    page = open_page("book/ch09_pre_post_ln.html")
+    pending = "() => Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).length"
+    assert page.evaluate(pending) > 0, "页尾的图不应在打开页面时就下载"
+    page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
+    page.wait_for_function(pending.replace("=> Array", "=> 0 === Array"), timeout=10000)

@@ -90,6 +90,13 @@ def test_no_second_execution(built):
     assert after == before, f"PDF 构建改动了执行缓存{hint}"
 
 
+def test_figures_in_the_singlehtml_are_not_lazy(built):
+    """网页版的插图延迟加载（tools/dsx_trim.py）；单页 HTML 不延迟：打印前要等全部图片加载完。"""
+    pages = list(build_pdf.SINGLE.rglob("*.html"))
+    assert pages and any("_images/" in p.read_text(encoding="utf-8") for p in pages)
+    assert not [p for p in pages if 'loading="lazy"' in p.read_text(encoding="utf-8")]
+
+
 def test_pages_and_cover(reader, text):
     info = build_pdf.book_info()
     assert len(reader.pages) > 0

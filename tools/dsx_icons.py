@@ -15,6 +15,8 @@ pydata-sphinx-theme 在每页加载 Font Awesome 的脚本 fontawesome.js（约 
 import re
 from pathlib import Path
 
+from font_subset import write_woff_subset
+
 from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
@@ -95,9 +97,6 @@ def write_subsets(app, exception):
     """build-finished：写出子集字体和覆盖主题 @font-face 的 icons.css。"""
     if exception or app.builder.format != "html":
         return
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
-
     outdir = Path(app.outdir)
     points, names = used_icons(outdir)
     theme_css = (outdir / THEME_CSS).read_text(encoding="utf-8")
@@ -110,16 +109,7 @@ def write_subsets(app, exception):
         if not source.exists():
             logger.warning(f"找不到主题的图标字体 {source}，图标可能显示不出来", type="dsx_icons")
             continue
-        font = TTFont(source)
-        keep = points & set(font.getBestCmap())      # 可能为空：仍写出（只含空字形的）字体，预加载不会落空
-        options = subset.Options()
-        options.flavor = "woff"
-        options.layout_features = []
-        subsetter = subset.Subsetter(options)
-        subsetter.populate(unicodes=sorted(keep))
-        subsetter.subset(font)
-        font.flavor = "woff"
-        font.save(target / f"{name}.woff")
+        write_woff_subset(source, target / f"{name}.woff", points, layout_features=())
         rules.append(f'@font-face {{ font-family: "{family}"; font-style: normal; font-weight: {weight}; '
                      f'font-display: block; src: url("{name}.woff") format("woff"); }}')
     css = "/* 本书用到的图标（由 tools/dsx_icons.py 生成的子集字体），覆盖主题的完整图标字体 */\n"

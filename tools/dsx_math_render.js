@@ -26,17 +26,28 @@ const doc = mathjax.document('', {InputJax: tex, OutputJax: chtml});
 // 这里没有浏览器可量，直接用同样的比例，排版结果与原来一致。
 const SCALE = 1.273;
 
+// 每个公式都一样的属性不写进每个公式（代数多的章节每页省 10 KB 以上）：
+// 放大比例写进共用样式；HTML 里的 <math> 本就属于 MathML 命名空间，不需要 xmlns；unselectable 只有旧版 IE 认。
+const CONTAINER_STYLE = ` style="font-size: ${(SCALE * 100).toFixed(1)}%; position: relative;"`;
+const SAME_FOR_ALL = [CONTAINER_STYLE, ' xmlns="http://www.w3.org/1998/Math/MathML"', ' unselectable="on"', / data-mjx-texclass="[A-Z]+"/g];
+const SHARED_CSS = `
+mjx-container.MathJax[jax="CHTML"] {
+  font-size: ${(SCALE * 100).toFixed(1)}%;
+  position: relative;
+}
+`;
+
 const html = [];
 const errors = [];
 for (const {tex: source, display} of request.formulas) {
   try {
     const node = doc.convert(source, {display, em: 16, ex: 8, containerWidth: 80 * 16, scale: SCALE});
-    html.push(adaptor.outerHTML(node));
+    html.push(SAME_FOR_ALL.reduce((out, text) => out.split(text).join(''), adaptor.outerHTML(node)));
     errors.push(null);
   } catch (err) {
     html.push(null);
     errors.push(String(err.message || err));
   }
 }
-const css = adaptor.textContent(chtml.styleSheet(doc));
+const css = adaptor.textContent(chtml.styleSheet(doc)) + SHARED_CSS;
 process.stdout.write(JSON.stringify({html, errors, css}));
