@@ -331,16 +331,50 @@ def test_figures_load_lazily_in_reserved_space(browser, site_url, width):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_colour_mode_is_decided_before_the_theme_script(browser, site_url, scheme):
-    """没有主题脚本时（即它运行之前，首次绘制的时刻）页面已是跟随系统的亮/暗色，代码块的样式不会在加载后才生效。"""
+@pytest.mark.parametrize("stored", [None, "light", "dark"])
+def test_colour_mode_is_decided_before_the_theme_script(browser, site_url, scheme, stored):
+    """没有主题脚本时（即它运行之前，首次绘制的时刻）页面已是跟随系统的亮/暗色，代码块的样式不会在加载后才生效。
+
+    stored：主题上次存下的亮/暗（读者之前来过，之后系统换了颜色）。模式是「跟随系统」时应以系统为准。
+    """
     context = browser.new_context(color_scheme=scheme)
     try:
         page = context.new_page()
+        if stored:
+            page.add_init_script(f"localStorage.setItem('mode', 'auto'); localStorage.setItem('theme', '{stored}');")
         page.route(re.compile(r".*pydata-sphinx-theme\.js.*"), lambda route: route.abort())
         page.goto(site_url + "book/ch03_dim_keepdim.html", wait_until="load")
         assert page.evaluate("() => document.documentElement.dataset.theme") == scheme
     finally:
         context.close()
+
+
+def test_colour_mode_chosen_by_the_reader_wins(browser, site_url):
+    """读者在页面上选了暗色（模式 dark）时，即使系统是亮色，首次绘制也是暗色。"""
+    context = browser.new_context(color_scheme="light")
+    try:
+        page = context.new_page()
+        page.add_init_script("localStorage.setItem('mode', 'dark'); localStorage.setItem('theme', 'dark');")
+        page.route(re.compile(r".*pydata-sphinx-theme\.js.*"), lambda route: route.abort())
+        page.goto(site_url + "book/ch03_dim_keepdim.html", wait_until="load")
+        assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
+    finally:
+        context.close()
+
+
+def test_figure_tags_given_a_size_by_the_author_are_left_alone(tmp_path):
+    import sys
+    sys.path.insert(0, str(ROOT / "tools"))
+    from dsx_trim import lazy_figures
+
+    (tmp_path / "a.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="300pt" height="150pt"></svg>')
+    plain = '<img alt="图" src="../_images/a.svg" />'
+    sized = '<img alt="图" src="../_images/a.svg" style="height: 200px" />'
+    missing = '<img alt="图" src="../_images/none.svg" />'
+    out = lazy_figures(plain + sized + missing, tmp_path)
+    assert out.startswith('<img alt="图" src="../_images/a.svg" width="400" height="200" '
+                          'style="aspect-ratio: 400.00 / 200.00" loading="lazy"')
+    assert out.endswith(sized + missing)
 
 
 def test_printing_a_page_loads_its_lazy_figures(open_page):

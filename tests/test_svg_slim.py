@@ -86,27 +86,42 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import dsx_util
 dsx_util.use_cjk_font()
+TRICKY = sys.argv[1] == "tricky"     # 书里的图用不到、但 matplotlib 会写的东西：图案填充、渐变
 x = np.linspace(0, 6, 200)
-fig, axes = plt.subplots(1, 2)
+fig, axes = plt.subplots(1, 3 if TRICKY else 2, figsize=(9 if TRICKY else 6.4, 3.2))
 axes[0].plot(x, np.sin(x), label="正弦 $\\sin x$")
 axes[0].fill_between(x, np.sin(x) - 0.2, np.sin(x) + 0.2, alpha=0.25)
 axes[0].scatter(x[::20], np.cos(x[::20]), label="采样点")
 axes[0].set_title("层归一化前后的方差 $\\sigma^2$")
 axes[0].set_ylabel("均值与方差")
 axes[0].legend()
-axes[1].bar(["均值", "方差", "γ", "β"], [0.1, 1.0, 1.5, -0.3])
+axes[1].bar(["均值", "方差", "γ", "β"], [0.1, 1.0, 1.5, -0.3], hatch="//" if TRICKY else None)  # 图案经 style 的 url(#…) 引用
 axes[1].annotate("缩小 √((H−1)/H)", xy=(1, 1.0), xytext=(1.5, 1.3), arrowprops={"arrowstyle": "->"})
+if TRICKY:                                          # Gouraud 着色：渐变经 fill="url(#…)" 引用
+    rng = np.random.default_rng(0)
+    px, py = rng.random(30), rng.random(30)
+    axes[2].tripcolor(px, py, px * py, shading="gouraud")
 fig.savefig(sys.stdout.buffer, format="svg")
 """
 
 
-@pytest.fixture(scope="module")
-def figure_svg(tmp_path_factory):
-    done = subprocess.run([sys.executable, "-c", FIGURE], capture_output=True, cwd=ROOT,
+def draw(kind, tmp_path_factory):
+    done = subprocess.run([sys.executable, "-c", FIGURE, kind], capture_output=True, cwd=ROOT,
                           env={"MPLCONFIGDIR": str(tmp_path_factory.mktemp("mpl")), "PYTHONPATH": str(ROOT),
                                "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     return done.stdout.decode("utf-8")
+
+
+@pytest.fixture(scope="module")
+def figure_svg(tmp_path_factory):
+    """与书里的图相似：折线、阴影、散点、柱状、箭头、中文和公式文字。"""
+    return draw("plain", tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def tricky_svg(tmp_path_factory):
+    return draw("tricky", tmp_path_factory)
 
 
 def render(browser, svg, scale=2):
@@ -122,12 +137,18 @@ def render(browser, svg, scale=2):
         context.close()
 
 
-def test_slim_figure_is_much_smaller_and_looks_the_same(browser, figure_svg):
-    from PIL import ImageChops
+def test_slim_figure_is_much_smaller(figure_svg):
     slim = slim_svg(figure_svg)
     assert slim_svg(slim) == slim, "对已经变小的 SVG 再运行一次应当原样返回"
     assert len(slim) <= 0.65 * len(figure_svg), f"只从 {len(figure_svg)} 字节变成 {len(slim)} 字节"
-    before, after = render(browser, figure_svg), render(browser, slim)
+
+
+@pytest.mark.parametrize("kind", ["figure_svg", "tricky_svg"])
+def test_slim_figure_looks_the_same(browser, request, kind):
+    from PIL import ImageChops
+    original = request.getfixturevalue(kind)
+    slim = slim_svg(original)
+    before, after = render(browser, original), render(browser, slim)
     assert before.size == after.size
     diff = ImageChops.difference(before, after).convert("L")
     pixels = before.size[0] * before.size[1]
@@ -146,3 +167,12 @@ def test_built_figures_are_slimmed_and_their_references_resolve():
         ids = set(re.findall(r'\bid="([^"]+)"', text))
         refs = set(re.findall(r'(?:href="#|url\(#)([^")]+)', text))
         assert refs <= ids, f"{path.name} 引用了不存在的 id：{sorted(refs - ids)[:5]}"
+
+
+def test_every_reference_follows_the_renamed_ids(tricky_svg):
+    """被引用的 id 改成短名之后，clip-path、fill、style 等任何属性里的 url(#…) 都跟着改。"""
+    slim = slim_svg(tricky_svg)
+    assert 'fill="url(#' in tricky_svg and "url(#h" in tricky_svg, "测试图里应当有渐变填充和图案"
+    ids = set(re.findall(r'\bid="([^"]+)"', slim))
+    refs = set(re.findall(r'(?:href="#|url\(#)([^")]+)', slim))
+    assert refs and refs <= ids, sorted(refs - ids)

@@ -105,11 +105,14 @@ def unwrap_plain_tokens(html, classes):
 
 
 FIGURE = re.compile(r'<img (?![^>]*\bloading=)([^>]*\bsrc="(?:\.\./)*_images/([^"/]+\.svg)"[^>]*?)\s*/?>')
+SIZED = re.compile(r'\b(?:style|width|height)=')
 SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)(pt|px)?"[^>]*?\bheight="([\d.]+)(pt|px)?"')
 
 
 def svg_size(path):
-    """SVG 的显示尺寸（CSS 像素；1 pt = 4/3 px），读不出时为 None。"""
+    """SVG 的显示尺寸（CSS 像素；1 pt = 4/3 px），文件不在或读不出时为 None。"""
+    if not path.is_file():
+        return None
     match = SVG_SIZE.search(path.read_text(encoding="utf-8")[:2000])
     if not match:
         return None
@@ -123,6 +126,8 @@ def lazy_figures(html, images):
     宽高只能写整数，取整后的比例与图本身差不到一个像素，图到达时仍会挪动一点；所以另写精确的 aspect-ratio。
     """
     def add(match):
+        if SIZED.search(match.group(1)):       # 作者已给了大小（MyST 的 :width: 等）：不改
+            return match.group(0)
         size = svg_size(images / match.group(2))
         if size is None:
             return match.group(0)
@@ -150,10 +155,12 @@ def slim_pages(app, exception):
             path.write_text(slim, encoding="utf-8")
 
 
-# 与主题脚本的规则相同：用户选过亮/暗色时主题已写好 data-theme；"auto" 时跟随系统
-THEME_BEFORE_PAINT = ('(function () { var d = document.documentElement;'
-                      ' if (!d.dataset.theme || d.dataset.theme === "auto") {'
-                      ' d.dataset.theme = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"; } })();')
+# 与主题脚本的规则相同：模式（data-mode，读者选的 亮/暗/跟随系统）为 light、dark 时就用它；
+# 跟随系统（auto 或空）时看系统是否暗色。不能信主题先写的 data-theme：主题把上次算出的亮/暗存在
+# localStorage 里，系统改了颜色之后它是旧的
+THEME_BEFORE_PAINT = ('(function () { var d = document.documentElement, m = d.dataset.mode;'
+                      ' d.dataset.theme = (m === "light" || m === "dark") ? m :'
+                      ' (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"); })();')
 
 
 def setup(app):
