@@ -5,10 +5,13 @@
 """
 import json
 import re
+import sys
 
 import pytest
 
 from conftest import ROOT, html_dir, load_all_images
+
+sys.path.insert(0, str(ROOT / "tools"))          # 构建扩展（dsx_math、dsx_trim）里的函数，测试直接调用
 
 MATH_SCRIPT = re.compile(r"mathjax|katex|tex-(?:mml-)?(?:chtml|svg)", re.I)
 ICON_SCRIPT = re.compile(r"fontawesome[^/]*\.js", re.I)
@@ -193,9 +196,7 @@ def test_pages_carry_no_widget_state():
 
 
 def test_math_fonts_are_subsets_that_keep_every_character_the_book_uses():
-    import sys
     from fontTools.ttLib import TTFont
-    sys.path.insert(0, str(ROOT / "tools"))
     from dsx_math import FONTS, css_characters
 
     static = html_dir() / "_static" / "dsx-math"
@@ -217,8 +218,6 @@ def test_math_fonts_are_subsets_that_keep_every_character_the_book_uses():
 
 def _math_screenshots(browser, site_url, full_fonts):
     """第 10 章（公式最多的一章）全部行间公式与 20 个行内公式的截图；full_fonts 时换回 MathJax 的完整字体。"""
-    import sys
-    sys.path.insert(0, str(ROOT / "tools"))
     from dsx_math import FONTS
 
     context = browser.new_context(viewport={"width": 1280, "height": 900}, device_scale_factor=2)
@@ -269,8 +268,6 @@ PLAIN_PROBE = """classes => {
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_dropped_code_spans_looked_like_plain_code_text(browser, site_url, scheme):
     """去掉的高亮 <span>（名字、标点、空白……）在亮色和暗色里都与代码块的文字一样，去掉它们看起来不变。"""
-    import sys
-    sys.path.insert(0, str(ROOT / "tools"))
     from dsx_trim import plain_token_classes
 
     classes = sorted(plain_token_classes((html_dir() / "_static" / "pygments.css").read_text(encoding="utf-8")))
@@ -330,6 +327,20 @@ def test_figures_load_lazily_in_reserved_space(browser, site_url, width):
         context.close()
 
 
+def _theme_before_theme_script(browser, site_url, scheme, stored=None):
+    """系统颜色为 scheme、localStorage 里存着 stored=(模式, 亮/暗) 时，主题脚本运行之前页面的 data-theme。"""
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = context.new_page()
+        if stored:
+            page.add_init_script(f"localStorage.setItem('mode', '{stored[0]}'); localStorage.setItem('theme', '{stored[1]}');")
+        page.route(re.compile(r".*pydata-sphinx-theme\.js.*"), lambda route: route.abort())
+        page.goto(site_url + "book/ch03_dim_keepdim.html", wait_until="load")
+        return page.evaluate("() => document.documentElement.dataset.theme")
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("stored", [None, "light", "dark"])
 def test_colour_mode_is_decided_before_the_theme_script(browser, site_url, scheme, stored):
@@ -337,34 +348,15 @@ def test_colour_mode_is_decided_before_the_theme_script(browser, site_url, schem
 
     stored：主题上次存下的亮/暗（读者之前来过，之后系统换了颜色）。模式是「跟随系统」时应以系统为准。
     """
-    context = browser.new_context(color_scheme=scheme)
-    try:
-        page = context.new_page()
-        if stored:
-            page.add_init_script(f"localStorage.setItem('mode', 'auto'); localStorage.setItem('theme', '{stored}');")
-        page.route(re.compile(r".*pydata-sphinx-theme\.js.*"), lambda route: route.abort())
-        page.goto(site_url + "book/ch03_dim_keepdim.html", wait_until="load")
-        assert page.evaluate("() => document.documentElement.dataset.theme") == scheme
-    finally:
-        context.close()
+    assert _theme_before_theme_script(browser, site_url, scheme, stored and ("auto", stored)) == scheme
 
 
 def test_colour_mode_chosen_by_the_reader_wins(browser, site_url):
     """读者在页面上选了暗色（模式 dark）时，即使系统是亮色，首次绘制也是暗色。"""
-    context = browser.new_context(color_scheme="light")
-    try:
-        page = context.new_page()
-        page.add_init_script("localStorage.setItem('mode', 'dark'); localStorage.setItem('theme', 'dark');")
-        page.route(re.compile(r".*pydata-sphinx-theme\.js.*"), lambda route: route.abort())
-        page.goto(site_url + "book/ch03_dim_keepdim.html", wait_until="load")
-        assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
-    finally:
-        context.close()
+    assert _theme_before_theme_script(browser, site_url, "light", ("dark", "dark")) == "dark"
 
 
 def test_figure_tags_given_a_size_by_the_author_are_left_alone(tmp_path):
-    import sys
-    sys.path.insert(0, str(ROOT / "tools"))
     from dsx_trim import lazy_figures
 
     (tmp_path / "a.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="300pt" height="150pt"></svg>')

@@ -118,7 +118,7 @@ def slim_svg(text):
     for element in root.iter():
         old = element.attrib.pop("id", None)
         if old in referenced:
-            short[old] = f"{len(short):x}".join(("d", ""))
+            short[old] = f"d{len(short):x}"
             element.set("id", short[old])
 
     for element in root.iter():
