@@ -10,22 +10,37 @@ TORCH_INDEX ?=
 PIP_TORCH := $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX),)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PYTHONDONTWRITEBYTECODE := 1
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -ec
+# $(call timed,阶段名,命令)：运行命令，再打印这一阶段用了多少秒
+timed = t=$$(date +%s); $(2); echo "== $(1)：$$(( $$(date +%s) - t )) 秒"
 
-.PHONY: book test bench system sync lock clean pdf
+.PHONY: book test test-fast bench system prerequisites sync lock clean pdf
 
-book: $(VENV)/.installed $(NODE)/.installed
+book: prerequisites $(VENV)/.installed $(NODE)/.installed
 	$(BIN)/python tools/nbsync.py --check
-	$(BIN)/jupyter-book build . -W -n --keep-going
+	mkdir -p _build && $(BIN)/jupyter-book build . -W -n --keep-going 2>&1 | tee _build/build.log
 	$(BIN)/python tools/web_archive.py
 	@echo "HTML 已生成：_build/html/index.html"
 
-test: $(VENV)/.installed $(COLAB)/.installed $(NODE)/.installed system
-	$(BIN)/python tools/nbsync.py --check
-	$(BIN)/jupyter-book build . -W -n --keep-going
-	$(BIN)/python tools/web_archive.py
-	$(MAKE) dist
-	PYTHONPATH=$(CURDIR) $(COLAB)/bin/python -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning tests/test_widgets.py
-	$(BIN)/pytest -q
+# 单元层：不构建、不开浏览器（dsx_util、检查器、转换器、扩展的纯函数），外加 ruff；改了代码先跑它
+test-fast: $(VENV)/.installed
+	@$(call timed,ruff,$(BIN)/ruff check .)
+	@$(call timed,单元层,$(BIN)/pytest -q -m unit)
+
+# 全部测试，分层运行并打印每层用时：构建 → 单元层 → 读构建结果的书层 → 浏览器层 → 慢层（仿 Colab、PDF、全新环境、JupyterLab）
+test: system $(VENV)/.installed $(COLAB)/.installed $(NODE)/.installed
+	@$(call timed,构建,$(MAKE) --no-print-directory book dist)
+	@$(call timed,ruff,$(BIN)/ruff check .)
+	@$(call timed,单元层,$(BIN)/pytest -q -m unit)
+	@$(call timed,书层,$(BIN)/pytest -q -m book)
+	@$(call timed,浏览器层,$(BIN)/pytest -q -m browser)
+	@$(call timed,慢层（ipywidgets 7.7.1）,PYTHONPATH=$(CURDIR) $(COLAB)/bin/python -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning tests/test_widgets.py)
+	@$(call timed,慢层,$(BIN)/pytest -q -m slow)
+
+# 系统前提：python3 的 venv 模块、node 20 以上与 npm（缺了就安装或说明，见 tools/prerequisites.sh）
+prerequisites:
+	@PYTHON=$(PYTHON) sh tools/prerequisites.sh book
 
 bench: $(VENV)/.installed system book
 	$(BIN)/python bench/bench_book.py
@@ -62,11 +77,7 @@ $(NODE)/.installed: package.json
 # 浏览器测试与 PDF 版需要 Debian 的 chromium、中文字体、彩色 emoji 字体（执行状态表里的 ✅）和 poppler-utils（pdftotext）；
 # 以 root 运行且缺少时自动安装
 system:
-	@if [ ! -x /usr/bin/chromium ] || [ -z "$$(fc-list :lang=zh 2>/dev/null)" ] || [ ! -x /usr/bin/pdftotext ] || [ -z "$$(fc-list 'Noto Color Emoji' 2>/dev/null)" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk poppler-utils fonts-noto-color-emoji >/dev/null; \
-	  else echo "需要 /usr/bin/chromium：请用 root 运行，或先 sudo apt-get install chromium fonts-noto-cjk poppler-utils fonts-noto-color-emoji"; exit 1; fi; \
-	fi
+	@PYTHON=$(PYTHON) sh tools/prerequisites.sh test
 
 # 改了 _config.yml 的仓库地址或章节后运行：更新每章的设置单元格、清空输出
 sync: $(VENV)/.installed

@@ -109,6 +109,39 @@ def run_chapter():
     return run
 
 
+# ---------------------------------------------------------------- 测试分层
+# make test-fast 只跑 unit；make test 依次跑 unit、book、browser、slow，并打印每层的用时。
+# 一个测试的层：自己写了 @pytest.mark.<层> 就用它；否则文件在 SLOW_MODULES 里是 slow，用到浏览器夹具是 browser，
+# 文件在 BOOK_MODULES 里或用到 run_chapter 是 book，其余是 unit。新文件要读构建结果时，在这里登记。
+TIERS = ("unit", "book", "browser", "slow")
+SLOW_MODULES = {"test_colab.py", "test_pdf.py", "test_release.py", "test_figures.py"}
+BOOK_MODULES = {"test_book_build.py", "test_consistency.py", "test_notebooks.py", "test_typography.py",
+                "test_svg_slim.py", "test_page_weight.py", "test_reader_edition.py", "test_web_archive.py",
+                "test_inpage_browser.py", "test_browser.py", "test_browser_checks.py", "test_browser_explorers.py"}
+BROWSER_FIXTURES = {"browser", "open_page", "site_url"}
+
+
+def tier_of(item):
+    for marker in item.iter_markers():
+        if marker.name in TIERS:
+            return marker.name
+    module = item.path.name
+    if module in SLOW_MODULES:
+        return "slow"
+    if BROWSER_FIXTURES & set(item.fixturenames):
+        return "browser"
+    if module in BOOK_MODULES or "run_chapter" in item.fixturenames or re.match(r"test_ch\d\d_", module):
+        return "book"
+    return "unit"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        tier = tier_of(item)
+        if not item.get_closest_marker(tier):
+            item.add_marker(getattr(pytest.mark, tier))
+
+
 # ---------------------------------------------------------------- 浏览器测试（Playwright + Debian chromium）
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

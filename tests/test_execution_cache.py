@@ -51,6 +51,7 @@ def tiny_book(tmp_path_factory):
     return book
 
 
+@pytest.mark.slow  # 四次构建，约一分钟
 def test_package_change_reexecutes_the_chapters(tiny_book):
     assert _build(tiny_book) == (1, "first")
     # 什么都没改：用缓存，不执行

@@ -50,3 +50,17 @@ def test_ipywidgets_8_only_excluded_nowhere_and_9_excluded():
 def test_exact_pins_only_in_constraints():
     for line in (ROOT / "requirements.txt").read_text().splitlines():
         assert not re.match(r"^[A-Za-z0-9_.-]+==", line.strip()), f"requirements.txt 里不要写死版本：{line}"
+
+
+def test_requires_python_is_what_is_tested():
+    """requires-python 的下限就是 CI 测试用的 Python（.github/workflows/ci.yml 的容器），上面还要容纳 Colab 的 3.12。"""
+    from packaging.specifiers import SpecifierSet
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    spec = SpecifierSet(meta["project"]["requires-python"])
+    ci = (ROOT / ".github" / "workflows" / "ci.yml").read_text(encoding="utf-8")
+    tested = re.search(r"container:\s*python:(\d+\.\d+)", ci).group(1)
+    lower = next(s.version for s in spec if s.operator == ">=")
+    assert lower == tested, f"requires-python 从 {lower} 起，但 CI 测试的是 {tested}"
+    assert "3.12" in spec, "Colab 的 Python 3.12 必须满足 requires-python"
+    older = f"3.{int(tested.split('.')[1]) - 1}"
+    assert older not in spec
