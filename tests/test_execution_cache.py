@@ -64,7 +64,6 @@ def test_package_change_reexecutes_the_chapters(tiny_book):
 
 
 def test_digest_ignores_bytecode_but_sees_every_other_file(tmp_path):
-    sys.path.insert(0, str(ROOT / "tools"))
     from dsx_status import inputs_digest
     (tmp_path / "a.py").write_text("x = 1\n")
     before = inputs_digest([tmp_path])

@@ -109,7 +109,8 @@ def write_subsets(app, exception):
         if not source.exists():
             logger.warning(f"找不到主题的图标字体 {source}，图标可能显示不出来", type="dsx_icons")
             continue
-        write_woff_subset(source, target / f"{name}.woff", points, layout_features=())
+        write_woff_subset(source, target / f"{name}.woff", points, layout_features=(),
+                          stamps=Path(app.doctreedir) / "font-subsets.json")
         rules.append(f'@font-face {{ font-family: "{family}"; font-style: normal; font-weight: {weight}; '
                      f'font-display: block; src: url("{name}.woff") format("woff"); }}')
     css = "/* 本书用到的图标（由 tools/dsx_icons.py 生成的子集字体），覆盖主题的完整图标字体 */\n"

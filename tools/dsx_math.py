@@ -185,7 +185,7 @@ def write_assets(app, exception):
         if name == ZERO_FONT:        # 只有一个零宽字形、排在每个公式字体列表最前面的小字体：原样复制
             shutil.copyfile(FONTS / name, out / "fonts" / name)
         else:
-            write_woff_subset(FONTS / name, out / "fonts" / name, chars)
+            write_woff_subset(FONTS / name, out / "fonts" / name, chars, stamps=Path(app.doctreedir) / "font-subsets.json")
 
 
 ZERO_FONT = "MathJax_Zero.woff"
