@@ -17,8 +17,7 @@ timed = t=$$(date +%s); $(2); echo "== $(1)：$$(( $$(date +%s) - t )) 秒"
 
 .PHONY: book test test-fast bench system prerequisites sync lock clean pdf
 
-book: prerequisites $(VENV)/.installed $(NODE)/.installed
-	$(BIN)/python tools/nbsync.py --check
+book: prerequisites $(VENV)/.installed $(NODE)/.installed _build/.nbsync-ok
 	mkdir -p _build && $(BIN)/jupyter-book build . -W -n --keep-going 2>&1 | tee _build/build.log
 	$(BIN)/python tools/web_archive.py
 	@echo "HTML 已生成：_build/html/index.html"
@@ -37,6 +36,11 @@ test: system $(VENV)/.installed $(COLAB)/.installed $(NODE)/.installed
 	@$(call timed,浏览器层,$(BIN)/pytest -q -m browser)
 	@$(call timed,慢层（ipywidgets 7.7.1）,PYTHONPATH=$(CURDIR) $(COLAB)/bin/python -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning tests/test_widgets.py)
 	@$(call timed,慢层,$(BIN)/pytest -q -m slow)
+
+# 章节的设置单元格、练习单元格是标准内容且不带输出（tools/nbsync.py --check）；只在它读的文件变了以后才再查
+_build/.nbsync-ok: $(VENV)/.installed book/*.ipynb _config.yml _toc.yml tools/nbsync.py dsx_util/__init__.py $(shell find dsx_util/exercises -type f -not -path '*__pycache__*')
+	$(BIN)/python tools/nbsync.py --check
+	mkdir -p _build && touch $@
 
 # 系统前提：python3 的 venv 模块、node 20 以上与 npm（缺了就安装或说明，见 tools/prerequisites.sh）
 prerequisites:
