@@ -280,3 +280,21 @@ def test_ch04_in_jupyterlab_shows_numbers_not_markup(browser, jupyter_lab):
     page.locator(".jp-MarkdownCell", has_text=shown[6]).first.scroll_into_view_if_needed()
     page.screenshot(path=str(out / "reader-ch04-jupyterlab-numbers.png"))
     context.close()
+
+
+@pytest.mark.unit
+def test_reader_edition_is_rewritten_only_when_something_was_read(tmp_path):
+    """什么都没改的重新构建不重写读者版；有一章重新读入、压缩包不在、或生成它的代码更新了，就重写。"""
+    import os
+    import types
+
+    import reader_edition
+    archive = tmp_path / "dsx-notebooks.zip"
+    app = types.SimpleNamespace(dsx_read_docs=[])
+    assert not reader_edition.up_to_date(app, archive)            # 还没有压缩包
+    archive.write_bytes(b"zip")
+    assert reader_edition.up_to_date(app, archive)
+    assert not reader_edition.up_to_date(types.SimpleNamespace(dsx_read_docs=["book/ch04_formulas"]), archive)
+    assert not reader_edition.up_to_date(types.SimpleNamespace(), archive)   # 没经过 env-before-read-docs
+    os.utime(archive, (0, 0))                                      # 比 reader_edition.py 旧
+    assert not reader_edition.up_to_date(app, archive)

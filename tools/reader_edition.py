@@ -226,12 +226,30 @@ jupyter lab
 """
 
 
+def remember_read_docs(app, env, docnames):
+    """env-before-read-docs：记下这次构建重新读入了哪些文档（什么都没改时是空的）。"""
+    app.dsx_read_docs = list(docnames)
+
+
+def up_to_date(app, archive):
+    """这次构建没有重新读入任何文档，读者版也比生成它的代码新：上次写出的读者版仍然正确，不必重写。
+
+    任何一章重新读入都全部重写（式号、跨章链接可能随之变化）；改 dsx_util 会让各章重新读入（dsx_status.py）。
+    """
+    if getattr(app, "dsx_read_docs", None) != [] or not archive.exists():
+        return False
+    code = [Path(__file__), Path(__file__).with_name("myst_markdown.py")]
+    return archive.stat().st_mtime >= max(p.stat().st_mtime for p in code)
+
+
 def write_reader_edition(app, exception):
     # 只在网页版构建时写：singlehtml（PDF 版的来源）的 format 也是 html，但它没有各章自己的式号与页面
     if exception is not None or app.builder.name != "html":
         return
     reader_root = Path(app.outdir).parent / "reader"
     download_dir = Path(app.outdir) / "notebooks"
+    if up_to_date(app, download_dir / ARCHIVE):
+        return
     download_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     names, docnames = [], chapters(app)
@@ -270,5 +288,6 @@ def point_buttons_at_reader_edition(app, pagename, templatename, context, doctre
 def setup(app):
     app.add_config_value("dsx_web_url", "", "env")
     app.connect("html-page-context", point_buttons_at_reader_edition, priority=600)
+    app.connect("env-before-read-docs", remember_read_docs)
     app.connect("build-finished", write_reader_edition)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
