@@ -13,17 +13,19 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: book test bench system sync lock clean pdf
 
+# 先 make dist：网页版（dist/）和笔记本压缩包提供 dsx_util 的 wheel，读者不靠 PyPI 和 GitHub 也能安装
 book: $(VENV)/.installed $(NODE)/.installed
 	$(BIN)/python tools/nbsync.py --check
+	$(MAKE) dist
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	$(BIN)/python tools/web_archive.py
 	@echo "HTML 已生成：_build/html/index.html"
 
 test: $(VENV)/.installed $(COLAB)/.installed $(NODE)/.installed system
 	$(BIN)/python tools/nbsync.py --check
+	$(MAKE) dist
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	$(BIN)/python tools/web_archive.py
-	$(MAKE) dist
 	PYTHONPATH=$(CURDIR) $(COLAB)/bin/python -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning tests/test_widgets.py
 	$(BIN)/pytest -q
 
