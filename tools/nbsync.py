@@ -57,18 +57,18 @@ for label, source in [] if report else SOURCES:
     pip = [sys.executable, "-m", "pip", "install", "-q", "-c", KEEP, source]
     # 依赖从软件包索引装不上（例如断网）时只装 dsx_util 本身，再说出还缺哪些
     if all(subprocess.run(cmd, capture_output=True).returncode for cmd in (pip, pip + ["--no-deps"])):
-        failed.append(f"{label}没装上。")
+        failed.append(label)
         continue
     invalidate_caches()
     needs = (re.split(r"[ ;<>=!~\\[(]", r)[0] for r in metadata.requires("dsx_util") or [])
     missing = " ".join(n for n in needs if version(n) is None)
-    report = (f"环境已就绪：dsx_util {VERSION} 装自{label} {source}（{''.join(failed)}）".replace("（）", "")
-              + (f"；还缺依赖 {missing}，请用 pip install 安装（可加 -i 镜像地址）" if missing else "")
+    report = (f"环境已就绪：dsx_util {VERSION} 装自{label} {source}" + (f"（{'、'.join(failed)}没装上）" if failed else "")
+              + (f"；还缺它的依赖，请运行 pip install {missing}（可加 -i 镜像地址）" if missing else "")
               + (f"；未改动已装的 {' '.join(keep)}。" if keep else "。"))
     break
 if report is None and "google.colab" in sys.modules:
     raise RuntimeError(f"安装 dsx_util 失败（试过：{'；'.join(s[1] for s in SOURCES)}）。请检查网络后重新运行这一格。")
-print(report or "".join(failed) + f"没有找到本书的工具包 dsx_util {VERSION}，后面的单元格要用它。安装方法"
+print(report or "".join(f"{x}没装上。" for x in failed) + f"没有找到本书的工具包 dsx_util {VERSION}，后面的单元格要用它。安装方法"
       f"（Windows、macOS、Linux 相同）：\\n1. 下载 {WHEEL_URL}（网页版首页有链接，笔记本压缩包 dsx-notebooks.zip 里也有）；\\n"
       f"2. 把它放在本笔记本旁边再运行这一格（它会替你安装），或在终端里运行 pip install ./{WHEEL}"
       "（PyTorch 等依赖从软件包索引下载，国内可加 -i https://pypi.tuna.tsinghua.edu.cn/simple），然后重启内核。")'''
