@@ -60,7 +60,7 @@ for label, source in [] if report else SOURCES:
         failed.append(label)
         continue
     invalidate_caches()
-    needs = (re.split(r"[ ;<>=!~\\[(]", r)[0] for r in metadata.requires("dsx_util") or [])
+    needs = (re.split(r"[ ;<>=!~\\[(]", r)[0] for r in (version("dsx_util") and metadata.requires("dsx_util")) or [])
     missing = " ".join(n for n in needs if version(n) is None)
     report = (f"环境已就绪：dsx_util {VERSION} 装自{label} {source}" + (f"（{'、'.join(failed)}没装上）" if failed else "")
               + (f"；还缺它的依赖，请运行 pip install {missing}（可加 -i 镜像地址）" if missing else "")
