@@ -103,6 +103,16 @@ SEEDED = {
     "某一章的设置单元格被手改": (
         lambda r: _edit(r / "book/ch04_formulas.ipynb", f"dsx_util=={VERSION}", "dsx_util==0.0.1"), None,
         ["book/ch04_formulas.ipynb 的设置单元格固定的版本是 dsx_util==0.0.1"]),
+    "首页 wheel 链接的版本没跟上": (
+        lambda r: _edit(r / "book/index.md", f"dsx_util-{VERSION}-py3", "dsx_util-0.0.1-py3"), None,
+        ["book/index.md 的本机安装命令和下载链接写的是 dsx_util 0.0.1"]),
+    "第 0 章正文的安装命令没跟上": (
+        lambda r: _edit(r / "book/ch00_environment.ipynb", f"`pip install dsx_util=={VERSION}`",
+                        "`pip install dsx_util==0.0.1`"), None,
+        ["book/ch00_environment.ipynb 的正文写的是 dsx_util 0.0.1"]),
+    "设置单元格里 wheel 的文件名被手改": (
+        lambda r: _edit(r / "book/ch04_formulas.ipynb", f"dsx_util-{VERSION}-py3", "dsx_util-0.0.1-py3"), None,
+        ["book/ch04_formulas.ipynb 的设置单元格", "wheel 0.0.1"]),
     "发布工作流的标签模式不匹配": (
         lambda r: _edit(r / ".github/workflows/release.yml", '"v*.*.*"', '"release-*"'), None,
         ["标签模式 ['release-*'] 不匹配"]),

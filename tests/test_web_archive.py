@@ -52,6 +52,13 @@ def test_archive_is_the_built_site(archive):
     assert any("data:font/woff" in archive.read(n).decode("utf-8") for n in css), "样式表里没有内联的字体"
 
 
+def test_archive_carries_the_package(archive):
+    """离线网页版也带着 dsx_util 的 wheel 与 sdist（首页的下载链接指向它们），与 make dist 构建的相同。"""
+    from nbsync import package_version, wheel_name
+    for name in (wheel_name(), f"dsx_util-{package_version()}.tar.gz"):
+        assert archive.read(f"{TOP}/dist/{name}") == (ROOT / "_build" / "dist" / name).read_bytes(), name
+
+
 def test_site_url_is_a_file_url(site_url):
     assert site_url.startswith("file:///")
 
