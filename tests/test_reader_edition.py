@@ -285,3 +285,24 @@ def test_ch04_in_jupyterlab_shows_numbers_not_markup(browser, jupyter_lab):
     page.locator(".jp-MarkdownCell", has_text=shown[6]).first.scroll_into_view_if_needed()
     page.screenshot(path=str(out / "reader-ch04-jupyterlab-numbers.png"))
     context.close()
+
+
+def test_setup_cell_is_folded_in_jupyterlab(browser, jupyter_lab):
+    """读者版在 JupyterLab 里打开：设置单元格的代码折叠着（元数据 jupyter.source_hidden），只占一行。"""
+    path = next(p for p in CHAPTERS if p.stem.startswith("ch00"))
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    page = context.new_page()
+    local = jupyter_lab.rstrip("/")
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith((local, "data:", "blob:"))
+               else route.abort())
+    page.goto(jupyter_lab + f"lab/tree/{path.name}")
+    page.wait_for_selector(".jp-MarkdownCell .jp-RenderedMarkdown h1", timeout=60_000)
+    first = page.locator(".jp-Notebook .jp-Cell").first
+    assert "jp-CodeCell" in first.get_attribute("class")
+    assert first.locator(".jp-InputPlaceholder").count() == 1, "设置单元格的代码没有折叠"
+    assert first.locator(".jp-InputArea-editor").is_hidden()
+    assert first.bounding_box()["height"] < 80, first.bounding_box()
+    out = ROOT / "_build" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(out / "reader-ch00-jupyterlab-setup-folded.png"))
+    context.close()
