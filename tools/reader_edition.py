@@ -7,7 +7,7 @@
 - _build/reader/book/<章>.ipynb：发布流程把 _build/reader/ 推到仓库的 notebooks 分支，Colab 从那里打开；
 - _build/html/notebooks/<章>.ipynb：网页上的下载按钮给的就是这个文件；
 - _build/html/notebooks/dsx-notebooks.zip：全部章节、dsx_util 的 wheel 和一份「本地运行说明.md」；
-- _build/html/dist/：make dist 构建的 wheel 与 sdist（首页、第 0 章和设置单元格都指向这里），
+- _build/html/dist/：make dist 构建的 wheel 与 sdist（首页的下载链接和 Colab 里的设置单元格指向这里），
   读者不需要 PyPI 上的发布、也不需要访问 GitHub 就能安装 dsx_util。
 
 网页版的地址默认由 _config.yml 的 repository.url 推出（GitHub Pages：https://<owner>.github.io/<repo>/），
