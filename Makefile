@@ -14,10 +14,12 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -ec
 # $(call timed,阶段名,命令)：运行命令，再打印这一阶段用了多少秒
 timed = t=$$(date +%s); $(2); echo "== $(1)：$$(( $$(date +%s) - t )) 秒"
+DIST_STAMP := _build/dist/.built
 
 .PHONY: book test test-fast bench system prerequisites sync lock clean pdf
 
-book: prerequisites $(VENV)/.installed $(NODE)/.installed _build/.nbsync-ok
+# 先 make dist：网页版（dist/）和笔记本压缩包提供 dsx_util 的 wheel，读者不靠 PyPI 和 GitHub 也能安装
+book: prerequisites $(VENV)/.installed $(NODE)/.installed _build/.nbsync-ok $(DIST_STAMP)
 	mkdir -p _build && $(BIN)/jupyter-book build . -W -n --keep-going 2>&1 | tee _build/build.log
 	$(BIN)/python tools/web_archive.py
 	@echo "HTML 已生成：_build/html/index.html"
@@ -29,7 +31,7 @@ test-fast: $(VENV)/.installed
 
 # 全部测试，分层运行并打印每层用时：构建 → 单元层 → 读构建结果的书层 → 浏览器层 → 慢层（仿 Colab、PDF、全新环境、JupyterLab）
 test: system $(VENV)/.installed $(COLAB)/.installed $(NODE)/.installed
-	@$(call timed,构建,$(MAKE) --no-print-directory book dist)
+	@$(call timed,构建,$(MAKE) --no-print-directory book)
 	@$(call timed,ruff,$(BIN)/ruff check .)
 	@$(call timed,单元层,$(BIN)/pytest -q -m unit)
 	@$(call timed,书层,$(BIN)/pytest -q -m book)
@@ -88,11 +90,14 @@ sync: $(VENV)/.installed
 	$(BIN)/python tools/nbsync.py
 
 # dsx_util 的 wheel 与 sdist（发布到 PyPI 的就是它们），并检查能否上传；tests/test_release.py 把 wheel 装进全新环境试用
+# 只在包的文件变了以后才重新构建（_build/dist/.built 记下上次构建的时刻）
 .PHONY: dist
-dist: $(VENV)/.installed
+dist: $(DIST_STAMP)
+$(DIST_STAMP): $(VENV)/.installed pyproject.toml README.md MANIFEST.in LICENSE $(shell find dsx_util -type f -not -path '*__pycache__*')
 	rm -rf _build/dist build   # build/ 里残留的旧文件会混进 wheel
 	$(BIN)/python -m build --outdir _build/dist . >/dev/null
 	$(BIN)/twine check --strict _build/dist/*
+	touch $@
 
 # 重新生成精确版本的锁文件
 lock: $(VENV)/.installed $(COLAB)/.installed

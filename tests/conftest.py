@@ -111,7 +111,7 @@ def run_chapter():
 
 # ---------------------------------------------------------------- 测试分层
 # make test-fast 只跑 unit；make test 依次跑 unit、book、browser、slow，并打印每层的用时。
-# 一个测试的层：自己写了 @pytest.mark.<层> 就用它；否则文件在 SLOW_MODULES 里是 slow，用到浏览器夹具是 browser，
+# 一个测试的层：自己写了 @pytest.mark.<层> 就用它；否则文件在 SLOW_MODULES 里或要开 JupyterLab 是 slow，用到浏览器夹具是 browser，
 # 文件在 BOOK_MODULES 里或用到 run_chapter 是 book，其余是 unit。新文件要读构建结果时，在这里登记。
 TIERS = ("unit", "book", "browser", "slow")
 SLOW_MODULES = {"test_colab.py", "test_pdf.py", "test_release.py", "test_figures.py"}
@@ -126,7 +126,7 @@ def tier_of(item):
         if marker.name in TIERS:
             return marker.name
     module = item.path.name
-    if module in SLOW_MODULES:
+    if module in SLOW_MODULES or "jupyter_lab" in item.fixturenames:
         return "slow"
     if BROWSER_FIXTURES & set(item.fixturenames):
         return "browser"

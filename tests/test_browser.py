@@ -306,3 +306,43 @@ def test_print_layout(open_view, path):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.pdf(path=str(SCREENSHOTS / (path.replace("/", "__") + ".pdf")), format="A4", print_background=True)
     assert problems == [], f"{path} 打印时：{problems[:5]}"
+
+
+def test_front_page_download_links_resolve(open_page):
+    """首页的下载链接都能下载：dsx_util 的 wheel 与 sdist（与 make dist 构建的相同）、笔记本压缩包；
+    PDF 的链接只在网站里有 PDF 时才显示（make pdf 把 PDF 复制进来并显示链接），显示出来的链接总能下载。"""
+    from nbsync import package_version, wheel_name
+    dist = ROOT / "_build" / "dist"
+    page = open_page("book/index.html")
+    base = page.url.rsplit("/", 1)[0] + "/"
+    for name in (wheel_name(), f"dsx_util-{package_version()}.tar.gz"):
+        link = page.locator(f'article a[href$="/dist/{name}"]')
+        assert link.count() == 1 and link.is_visible(), f"首页没有 {name} 的下载链接"
+        response = page.request.get(base + link.get_attribute("href"))
+        assert response.ok, f"{name} 的链接打不开：{response.status}"
+        assert response.body() == (dist / name).read_bytes(), f"网站上的 {name} 与 make dist 构建的不同"
+    archive = page.locator('article a[href$="dsx-notebooks.zip"]')
+    assert archive.count() == 1 and page.request.get(base + archive.get_attribute("href")).ok
+    pdf = page.locator('article a[href$=".pdf"]')
+    assert pdf.count() == 1
+    if not (html_dir() / "gpt-layernorm.pdf").exists():
+        assert pdf.is_hidden(), "网站里没有 PDF，首页却显示了下载 PDF 的链接"
+    if pdf.is_visible():
+        response = page.request.get(base + pdf.get_attribute("href"))
+        assert response.ok and response.body()[:5] == b"%PDF-", "首页显示的 PDF 链接打不开"
+    assert page.external_requests == []
+
+
+def test_pdf_link_is_shown_once_the_pdf_is_copied(tmp_path):
+    """make pdf 把 PDF 复制进网站后调用 show_pdf_link：构建时隐藏的链接变为可见；再运行一次也不出错。"""
+    import build_pdf
+    (tmp_path / "book").mkdir()
+    page = (html_dir() / "book" / "index.html").read_text(encoding="utf-8")
+    assert build_pdf.PDF_LINK_HIDDEN in page or build_pdf.PDF_LINK_SHOWN in page, "首页没有 PDF 链接的段落"
+    hidden = page.replace(build_pdf.PDF_LINK_SHOWN, build_pdf.PDF_LINK_HIDDEN)
+    (tmp_path / "book" / "index.html").write_text(hidden, encoding="utf-8")
+    for _ in range(2):
+        build_pdf.show_pdf_link(tmp_path)
+        shown = (tmp_path / "book" / "index.html").read_text(encoding="utf-8")
+        assert build_pdf.PDF_LINK_HIDDEN not in shown and build_pdf.PDF_LINK_SHOWN in shown
+    assert shown == hidden.replace(build_pdf.PDF_LINK_HIDDEN, build_pdf.PDF_LINK_SHOWN)

@@ -241,3 +241,4 @@ def test_web_edition_links_to_the_pdf(built):
         assert (html / PDF.name).read_bytes() == PDF.read_bytes()
         page = (html / "book" / "index.html").read_text(encoding="utf-8")
         assert f'href="../{PDF.name}"' in page
+        assert build_pdf.PDF_LINK_SHOWN in page, "PDF 已复制进网站，首页的下载链接却还隐藏着"

@@ -169,11 +169,16 @@ def test_download_copies_and_archive_are_the_reader_edition():
         for path in CHAPTERS:
             data = archive.read(f"dsx-notebooks/{path.name}")
             assert data == (READER / path.name).read_bytes() == (folder / path.name).read_bytes()
-    assert names == {f"dsx-notebooks/{p.name}" for p in CHAPTERS} | {"dsx-notebooks/本地运行说明.md"}
-    from nbsync import package_version   # 版本号只写在 dsx_util/__init__.py
-    version = package_version()
-    assert f"pip install dsx_util=={version} jupyterlab" in notes
-    assert f"@v{version}" in notes and "jupyter lab" in notes
+    from nbsync import package_version, wheel_name   # 版本号只写在 dsx_util/__init__.py
+    version, wheel = package_version(), wheel_name()
+    assert names == {f"dsx-notebooks/{p.name}" for p in CHAPTERS} | {"dsx-notebooks/本地运行说明.md",
+                                                                     f"dsx-notebooks/{wheel}"}
+    with zipfile.ZipFile(folder / "dsx-notebooks.zip") as archive:   # wheel 就在笔记本旁边，与 make dist 构建的相同
+        assert archive.read(f"dsx-notebooks/{wheel}") == (ROOT / "_build" / "dist" / wheel).read_bytes()
+    # 先写不需要 PyPI 和 GitHub 的做法：从旁边的 wheel 安装；软件包索引和版本标签是之后的「其他安装来源」
+    local = notes.index(f"pip install ./{wheel} jupyterlab")
+    assert local < notes.index(f"pip install dsx_util=={version} jupyterlab") < notes.index(f"@v{version}")
+    assert "发布到 PyPI 之后" in notes and "Windows" in notes and "不需要 make" in notes and "jupyter lab" in notes
 
 
 # ---------------------------------------------------------------- 浏览器
@@ -298,3 +303,23 @@ def test_reader_edition_is_rewritten_only_when_something_was_read(tmp_path):
     assert not reader_edition.up_to_date(types.SimpleNamespace(), archive)   # 没经过 env-before-read-docs
     os.utime(archive, (0, 0))                                      # 比 reader_edition.py 旧
     assert not reader_edition.up_to_date(app, archive)
+
+def test_setup_cell_is_folded_in_jupyterlab(browser, jupyter_lab):
+    """读者版在 JupyterLab 里打开：设置单元格的代码折叠着（元数据 jupyter.source_hidden），只占一行。"""
+    path = next(p for p in CHAPTERS if p.stem.startswith("ch00"))
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    page = context.new_page()
+    local = jupyter_lab.rstrip("/")
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith((local, "data:", "blob:"))
+               else route.abort())
+    page.goto(jupyter_lab + f"lab/tree/{path.name}")
+    page.wait_for_selector(".jp-MarkdownCell .jp-RenderedMarkdown h1", timeout=60_000)
+    first = page.locator(".jp-Notebook .jp-Cell").first
+    assert "jp-CodeCell" in first.get_attribute("class")
+    assert first.locator(".jp-InputPlaceholder").count() == 1, "设置单元格的代码没有折叠"
+    assert first.locator(".jp-InputArea-editor").is_hidden()
+    assert first.bounding_box()["height"] < 80, first.bounding_box()
+    out = ROOT / "_build" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(out / "reader-ch00-jupyterlab-setup-folded.png"))
+    context.close()

@@ -103,6 +103,16 @@ SEEDED = {
     "某一章的设置单元格被手改": (
         lambda r: _edit(r / "book/ch04_formulas.ipynb", f"dsx_util=={VERSION}", "dsx_util==0.0.1"), None,
         ["book/ch04_formulas.ipynb 的设置单元格固定的版本是 dsx_util==0.0.1"]),
+    "首页 wheel 链接的版本没跟上": (
+        lambda r: _edit(r / "book/index.md", f"dsx_util-{VERSION}-py3", "dsx_util-0.0.1-py3"), None,
+        ["book/index.md 的本机安装命令和下载链接写的是 dsx_util 0.0.1"]),
+    "第 0 章正文的安装命令没跟上": (
+        lambda r: _edit(r / "book/ch00_environment.ipynb", f"`pip install dsx_util=={VERSION}`",
+                        "`pip install dsx_util==0.0.1`"), None,
+        ["book/ch00_environment.ipynb 的正文写的是 dsx_util 0.0.1"]),
+    "设置单元格里 wheel 的文件名被手改": (
+        lambda r: _edit(r / "book/ch04_formulas.ipynb", f"dsx_util-{VERSION}-py3", "dsx_util-0.0.1-py3"), None,
+        ["book/ch04_formulas.ipynb 的设置单元格", "wheel 0.0.1"]),
     "发布工作流的标签模式不匹配": (
         lambda r: _edit(r / ".github/workflows/release.yml", '"v*.*.*"', '"release-*"'), None,
         ["标签模式 ['release-*'] 不匹配"]),
@@ -128,52 +138,103 @@ def test_release_check_command_exit_codes():
     assert bad.returncode == 1 and f"先把 __version__ 改成 {NEXT}" in bad.stdout, bad.stdout + bad.stderr
 
 
-# ---------------------------------------------------------------- 设置单元格：先从索引安装，没有时用标签
+# ---------------------------------------------------------------- 设置单元格：索引 → 网页版的 wheel → 标签
 FAKE_PIP = """import os, sys
+args = sys.argv[1:]
+source = [a for a in args[1:] if not a.startswith("-") and not a.endswith("dsx_keep.txt")][0]
+no_deps = "--no-deps" in args
 with open(os.environ["FAKE_PIP_LOG"], "a") as f:
-    f.write(sys.argv[-1] + "\\n")
-sys.exit(0 if sys.argv[-1] == os.environ.get("FAKE_PIP_OK") else 1)
+    f.write(source + (" --no-deps" if no_deps else "") + "\\n")
+# FAKE_PIP_DEPS_FAIL：依赖装不上（例如断网），只有加 --no-deps 时才装得上
+ok = source == os.environ.get("FAKE_PIP_OK") and (no_deps or not os.environ.get("FAKE_PIP_DEPS_FAIL"))
+sys.exit(0 if ok else 1)
 """
 
 
-def run_setup_cell(tmp_path, works, source=None):
-    """在仿 Colab 的进程里运行设置单元格；pip 换成一个只记录参数的替身，只有 works 这一来源能装上。"""
-    from nbsync import setup_cell_source
+def run_setup_cell(tmp_path, works, colab=True, isolated=True, **extra_env):
+    """运行设置单元格；pip 换成一个只记录来源的替身，只有 works 这一来源能装上。
+
+    isolated：用 python -S 运行（不加载 site-packages），本环境里可编辑安装的 dsx_util 就「没有装」。"""
     (tmp_path / "fake" / "pip").mkdir(parents=True)
     (tmp_path / "fake" / "pip" / "__init__.py").write_text("")
     (tmp_path / "fake" / "pip" / "__main__.py").write_text(FAKE_PIP)
     log = tmp_path / "pip.log"
-    env = {k: v for k, v in os.environ.items() if k != "DSX_UTIL_SOURCE"}
-    env.update(PYTHONPATH=f"{tmp_path / 'fake'}:{ROOT / 'tests' / 'colab_stub'}", FAKE_PIP_LOG=str(log),
-               FAKE_PIP_OK=works)
-    if source:
-        env["DSX_UTIL_SOURCE"] = source
-    done = subprocess.run([sys.executable, "-c", setup_cell_source()], capture_output=True, text=True, env=env,
-                          cwd=tmp_path)
+    env = {k: v for k, v in os.environ.items() if k not in ("DSX_UTIL_SOURCE", "DSX_UTIL_WHEEL_URL")}
+    path = [str(tmp_path / "fake")] + ([str(ROOT / "tests" / "colab_stub")] if colab else [])
+    env.update(PYTHONPATH=os.pathsep.join(path), FAKE_PIP_LOG=str(log), FAKE_PIP_OK=works, **extra_env)
+    done = subprocess.run([sys.executable, *(["-S"] if isolated else []), "-c", nbsync.setup_cell_source()],
+                          capture_output=True, text=True, env=env, cwd=tmp_path)
     return done, log.read_text().splitlines() if log.exists() else []
 
 
+PIN, URL, GIT = nbsync.index_spec(), nbsync.wheel_url(), nbsync.install_spec()
+
+
+def test_setup_cell_sources_come_from_the_config():
+    assert PIN == f"dsx_util=={VERSION}"
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    assert URL == nbsync.web_url(config) + f"dist/dsx_util-{VERSION}-py3-none-any.whl"
+    assert URL.startswith("https://") and GIT.endswith(f"@v{VERSION}")
+    for value in (PIN, URL, GIT):
+        assert f'"{value}"' in nbsync.setup_cell_source(), value
+    web = {**config, "sphinx": {"config": {"dsx_web_url": "https://books.example.cn/gpt-ln"}}}
+    assert nbsync.web_url(web) == "https://books.example.cn/gpt-ln/"
+
+
 def test_setup_cell_installs_the_pinned_version_from_the_index(tmp_path):
-    pin, git = nbsync.index_spec(), nbsync.install_spec()
-    done, tried = run_setup_cell(tmp_path, works=pin)
-    assert done.returncode == 0 and tried == [pin], (tried, done.stderr)
-    assert f"来源：{pin}" in done.stdout
+    done, tried = run_setup_cell(tmp_path, works=PIN)
+    assert done.returncode == 0 and tried == [PIN], (tried, done.stderr)
+    assert done.stdout == f"环境已就绪：dsx_util {VERSION} 装自软件包索引 {PIN}。\n", done.stdout
+
+
+def test_setup_cell_falls_back_to_the_web_edition_wheel(tmp_path):
+    done, tried = run_setup_cell(tmp_path, works=URL)
+    assert done.returncode == 0 and tried == [PIN, PIN + " --no-deps", URL], (tried, done.stderr)
+    assert f"装自网页版的 wheel {URL}（软件包索引没装上）" in done.stdout and done.stdout.count("\n") == 1
+
+
+def test_setup_cell_wheel_url_override_for_tests(tmp_path):
+    local = "http://127.0.0.1:8000/dist/" + nbsync.wheel_name()
+    done, tried = run_setup_cell(tmp_path, works=local, DSX_UTIL_WHEEL_URL=local)
+    assert done.returncode == 0 and tried == [PIN, PIN + " --no-deps", local], (tried, done.stderr)
+
+
+def test_setup_cell_installs_without_dependencies_when_they_cannot_be_reached(tmp_path):
+    done, tried = run_setup_cell(tmp_path, works=URL, FAKE_PIP_DEPS_FAIL="1")
+    assert done.returncode == 0 and tried == [PIN, PIN + " --no-deps", URL, URL + " --no-deps"], tried
+    assert f"装自网页版的 wheel {URL}" in done.stdout
 
 
 def test_setup_cell_falls_back_to_the_tag(tmp_path):
-    pin, git = nbsync.index_spec(), nbsync.install_spec()
-    done, tried = run_setup_cell(tmp_path, works=git)
-    assert done.returncode == 0 and tried == [pin, git], (tried, done.stderr)
-    assert f"来源：{git}" in done.stdout and done.stdout.count("\n") == 1
+    done, tried = run_setup_cell(tmp_path, works=GIT)
+    assert done.returncode == 0 and tried == [PIN, PIN + " --no-deps", URL, URL + " --no-deps", GIT], tried
+    assert f"装自仓库的版本标签 {GIT}（软件包索引、网页版的 wheel没装上）" in done.stdout
 
 
 def test_setup_cell_source_override_and_failure(tmp_path):
-    pin, git = nbsync.index_spec(), nbsync.install_spec()
-    done, tried = run_setup_cell(tmp_path / "a", works="/local/dsx", source="/local/dsx")
+    done, tried = run_setup_cell(tmp_path / "a", works="/local/dsx", DSX_UTIL_SOURCE="/local/dsx")
     assert done.returncode == 0 and tried == ["/local/dsx"], (tried, done.stderr)
     done, tried = run_setup_cell(tmp_path / "b", works="nothing")
-    assert done.returncode != 0 and tried == [pin, git]
-    assert f"安装 dsx_util 失败（试过：{pin}；{git}）" in done.stderr
+    assert done.returncode != 0 and [t for t in tried if "--no-deps" not in t] == [PIN, URL, GIT]
+    assert f"安装 dsx_util 失败（试过：{PIN}；{URL}；{GIT}）" in done.stderr
+
+
+def test_setup_cell_uses_what_is_installed(tmp_path):
+    """本环境里已经（可编辑地）装着这个版本的 dsx_util：不论在不在 Colab，都不调用 pip，只说一句已经装好。"""
+    for colab in (True, False):
+        done, tried = run_setup_cell(tmp_path / str(colab), works=PIN, colab=colab, isolated=False)
+        assert tried == [] and done.stdout == f"dsx_util {VERSION} 已经安装，直接使用。\n", (tried, done.stdout)
+
+
+def test_setup_cell_outside_colab_never_silent(tmp_path):
+    """不在 Colab 里：没有 wheel 时不调用 pip，打印安装步骤；旁边有 wheel 时装它。"""
+    done, tried = run_setup_cell(tmp_path / "a", works="", colab=False)
+    assert done.returncode == 0 and tried == [] and "没有找到本书的工具包 dsx_util" in done.stdout
+    wheel = "./" + nbsync.wheel_name()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / wheel).write_bytes(b"")
+    done, tried = run_setup_cell(tmp_path / "b", works=wheel, colab=False)
+    assert tried == [wheel] and f"装自本笔记本旁边的 wheel {wheel}" in done.stdout, (tried, done.stdout)
 
 
 # ---------------------------------------------------------------- wheel 与 sdist

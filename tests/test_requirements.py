@@ -64,3 +64,25 @@ def test_requires_python_is_what_is_tested():
     assert "3.12" in spec, "Colab 的 Python 3.12 必须满足 requires-python"
     older = f"3.{int(tested.split('.')[1]) - 1}"
     assert older not in spec
+
+# 各章或 dsx_util 用到的较新的 PyTorch API → 最早提供它的版本（见 PyTorch 各版本的发布说明）
+TORCH_API_SINCE = {"nn.RMSNorm": "2.4"}
+
+
+def test_torch_floor_is_what_the_chapters_use():
+    """torch 的下限正好是各章与 dsx_util 用到的最新 API 需要的版本（不低也不高），理由写在下限的同一行。"""
+    import nbformat
+    from conftest import chapter_paths
+    code = "\n".join(c.source for p in chapter_paths() for c in nbformat.read(p, as_version=4).cells
+                     if c.cell_type == "code")
+    code += "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "dsx_util").rglob("*.py")))
+    used = {api: since for api, since in TORCH_API_SINCE.items() if re.search(rf"\b{re.escape(api)}\b", code)}
+    assert used, "各章不再用 TORCH_API_SINCE 里的 API：请重新确定 torch 的下限并更新这张表"
+    floor = max(Version(v) for v in used.values())
+    for name in ("pyproject.toml", "requirements.txt", "requirements-colab.txt"):
+        lines = [line for line in (ROOT / name).read_text(encoding="utf-8").splitlines()
+                 if re.match(r'^\s*"?torch\s*>=', line)]
+        assert len(lines) == 1, f"{name} 里应当恰有一行 torch>=…：{lines}"
+        low = Version(re.search(r"torch\s*>=\s*([0-9.]+)", lines[0]).group(1))
+        assert low == floor, f"{name} 的 torch 下限是 {low}，而各章用到的 {sorted(used)} 需要 {floor}"
+        assert all(api.split(".")[-1] in lines[0] for api in used), f"{name} 的 torch 下限旁边要写明理由：{lines[0]}"

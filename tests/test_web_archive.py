@@ -23,7 +23,7 @@ def archive(tmp_path_factory):
     """按 make book 同样的做法，把现在的网页打成压缩包（别的测试可能往网页里加了文件，例如 PDF 版）。"""
     if not ARCHIVE.exists():
         pytest.fail(f"没有找到网页版压缩包 {ARCHIVE.relative_to(ROOT)}：请先运行 make book。")
-    return zipfile.ZipFile(build(archive=tmp_path_factory.mktemp("zip") / ARCHIVE.name))
+    return zipfile.ZipFile(build(archive=tmp_path_factory.mktemp("zip") / ARCHIVE.name)[0])
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +52,13 @@ def test_archive_is_the_built_site(archive):
     assert any("data:font/woff" in archive.read(n).decode("utf-8") for n in css), "样式表里没有内联的字体"
 
 
+def test_archive_carries_the_package(archive):
+    """离线网页版也带着 dsx_util 的 wheel 与 sdist（首页的下载链接指向它们），与 make dist 构建的相同。"""
+    from nbsync import package_version, wheel_name
+    for name in (wheel_name(), f"dsx_util-{package_version()}.tar.gz"):
+        assert archive.read(f"{TOP}/dist/{name}") == (ROOT / "_build" / "dist" / name).read_bytes(), name
+
+
 def test_site_url_is_a_file_url(site_url):
     assert site_url.startswith("file:///")
 
@@ -65,3 +72,18 @@ def test_inpage_exercise_explains_itself_from_disk(open_page):
     feedback.filter(has_text="http.server").wait_for(timeout=20000)
     assert "Colab" in feedback.inner_text()
     assert page.console_errors == [] and page.external_requests == []
+
+
+@pytest.mark.unit
+def test_unchanged_site_is_not_packed_again(tmp_path):
+    """网页一个字节都没变：不重新打包；改了一个文件：重新打包，压缩包里是新内容。"""
+    site = tmp_path / "html"
+    site.mkdir()
+    (site / "index.html").write_text("<p>第一版</p>", encoding="utf-8")
+    archive = tmp_path / "web.zip"
+    assert build(html=site, archive=archive)[1] is True
+    assert build(html=site, archive=archive)[1] is False
+    (site / "index.html").write_text("<p>第二版</p>", encoding="utf-8")
+    assert build(html=site, archive=archive)[1] is True
+    with zipfile.ZipFile(archive) as zf:
+        assert "第二版" in zf.read(f"{TOP}/index.html").decode("utf-8")

@@ -371,6 +371,20 @@ def _replace_explorers(page, explorers, site):
         }""", [x["index"], "data:image/png;base64," + base64.b64encode(shot).decode(), url])
 
 
+PDF_LINK_HIDDEN, PDF_LINK_SHOWN = '<p class="dsx-pdf-link" hidden>', '<p class="dsx-pdf-link">'
+
+
+def show_pdf_link(site_dir):
+    """首页的 PDF 下载链接在构建网页时是隐藏的（book/index.md 里写着 hidden，那时还没有 PDF）：
+    PDF 复制进网站之后才显示它，所以首页上看得见的链接总能下载。"""
+    index = Path(site_dir) / "book" / "index.html"
+    text = index.read_text(encoding="utf-8")
+    if PDF_LINK_HIDDEN in text:
+        index.write_text(text.replace(PDF_LINK_HIDDEN, PDF_LINK_SHOWN), encoding="utf-8")
+    elif PDF_LINK_SHOWN not in text:
+        raise SystemExit(f"{index} 里没有 PDF 链接 {PDF_LINK_HIDDEN}：book/index.md 的写法变了吗？")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-html", action="store_true", help="不重新构建单页 HTML，直接打印已有的 _build/singlehtml")
@@ -392,7 +406,8 @@ def main(argv=None):
     site_dir = BUILD / "html"
     if (site_dir / "index.html").exists():
         shutil.copy2(target, site_dir / target.name)
-        print(f"已复制到网页版：{site_dir / target.name}")
+        show_pdf_link(site_dir)
+        print(f"已复制到网页版：{site_dir / target.name}，首页显示下载链接")
     print(f"PDF：{target}（{target.stat().st_size / 1e6:.2f} MB）")
 
 

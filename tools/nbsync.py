@@ -4,9 +4,11 @@ dsx_util/exercises/items/ 里的练习文件生成（练习只在那里维护）
 python tools/nbsync.py          # 就地修正
 python tools/nbsync.py --check  # 只检查，有不一致就退出码 1（测试用）
 
-设置单元格先从软件包索引安装 dsx_util==<版本号>，索引里没有时改从仓库的同版本标签安装；版本号来自
-dsx_util/__init__.py 的 __version__，仓库地址来自 _config.yml 的 repository.url（都不是会移动的分支）。
-改仓库地址只需改 _config.yml，再运行本脚本。
+设置单元格保证 dsx_util 就绪，并且总用一行中文说明它做了什么：已经装好就直接用；在 Colab 里依次试
+软件包索引上的固定版本 dsx_util==<版本号>（发布之后才有）、网页版提供的 wheel、仓库的同版本标签；
+不在 Colab 里时，安装本笔记本旁边的 wheel（笔记本压缩包里就有），没有就打印中文的安装步骤。
+版本号来自 dsx_util/__init__.py 的 __version__；网页版与仓库的地址来自 _config.yml
+（sphinx.config.dsx_web_url，没写时由 repository.url 推出 GitHub Pages 的地址）。改了它们运行本脚本即可。
 """
 import argparse
 import re
@@ -18,42 +20,64 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 
-SETUP_TEMPLATE = '''# 环境设置：在 Google Colab 中安装本书的工具包 dsx_util；在其他环境中什么也不做。
-import os, subprocess, sys
+# 设置单元格的模板：__VERSION__、__WHEEL__、__PIN__、__WHEEL_URL__、__GIT__ 换成实际的值（写成字面量，tools/release_check.py 核对其中的版本号）。
+# Colab 把 # @title 的单元格显示成一行标题（元数据 cellView: form），JupyterLab 按 source_hidden 折叠它。
+SETUP_TEMPLATE = '''# @title 环境设置：准备本书的工具包 dsx_util（先运行这一格，它会说明做了什么）
+import os, re, subprocess, sys, tempfile
+from importlib import invalidate_caches, metadata
+
+VERSION, WHEEL = "__VERSION__", "__WHEEL__"
+WHEEL_URL = os.environ.get("DSX_UTIL_WHEEL_URL") or "__WHEEL_URL__"  # 网页版提供的 wheel（环境变量可换地址）
 try:
     import google.colab  # noqa: F401  只有 Colab 里有这个模块
-    IN_COLAB = True
-except ImportError:
-    IN_COLAB = False
-if IN_COLAB:
-    from importlib import metadata
-    # 先从软件包索引（PyPI 或你配置的国内镜像）安装固定版本；索引里没有这个版本时，改从仓库的同版本标签安装。
-    # 环境变量 DSX_UTIL_SOURCE 可以指定别的来源（任何 pip 能接受的写法）。
-    sources = ["{pin}", "{git}"]
-    if os.environ.get("DSX_UTIL_SOURCE"):
-        sources = [os.environ["DSX_UTIL_SOURCE"]]
-    # 把 Colab 预装的 torch、numpy、ipywidgets 固定在现有版本，安装时不升级也不降级
-    keep = []
-    for name in ("torch", "numpy", "ipywidgets", "matplotlib"):
-        try:
-            keep.append(f"{{name}}=={{metadata.version(name)}}")
-        except metadata.PackageNotFoundError:
-            pass
-    with open("/tmp/dsx_keep.txt", "w") as f:
-        f.write("\\n".join(keep) + "\\n")
-    for source in sources:
-        done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "-c", "/tmp/dsx_keep.txt", source],
-                              capture_output=True, text=True)
-        if done.returncode == 0:
-            break
-    else:
-        print(done.stdout[-2000:], done.stderr[-2000:])
-        raise RuntimeError(f"安装 dsx_util 失败（试过：{{'；'.join(sources)}}）。请检查网络后重新运行本单元格。")
-    print(f"Colab 环境已就绪：已安装 dsx_util（来源：{{source}}），未改动预装的 {{', '.join(keep)}}。")'''
+    # 依次尝试：软件包索引（发布之后才有）、网页版提供的 wheel、仓库的版本标签
+    SOURCES = [("软件包索引", "__PIN__"), ("网页版的 wheel", WHEEL_URL),
+               ("仓库的版本标签", "__GIT__")]
+except ImportError:  # 不在 Colab 里：安装本笔记本旁边的 wheel（笔记本压缩包里就有）
+    SOURCES = [("本笔记本旁边的 wheel", "./" + WHEEL)] if os.path.exists(WHEEL) else []
+if os.environ.get("DSX_UTIL_SOURCE"):  # 测试用：只试这一个来源
+    SOURCES = [("DSX_UTIL_SOURCE", os.environ["DSX_UTIL_SOURCE"])]
 
 
-# remove-cell：网页上不显示这个单元格（它只在 Colab 中起作用），笔记本里照常可见、照常运行
+def version(name):
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+# 已装好的 torch、numpy、ipywidgets、matplotlib（例如 Colab 预装的）固定在现有版本，安装时不升级也不降级
+keep = [f"{n}=={version(n)}" for n in ("torch", "numpy", "ipywidgets", "matplotlib") if version(n)]
+KEEP = os.path.join(tempfile.gettempdir(), "dsx_keep.txt")
+with open(KEEP, "w") as f:
+    f.write("\\n".join(keep) + "\\n")
+report = f"dsx_util {VERSION} 已经安装，直接使用。" if version("dsx_util") == VERSION else None
+failed = []
+for label, source in [] if report else SOURCES:
+    pip = [sys.executable, "-m", "pip", "install", "-q", "-c", KEEP, source]
+    # 依赖从软件包索引装不上（例如断网）时只装 dsx_util 本身，再说出还缺哪些
+    if all(subprocess.run(cmd, capture_output=True).returncode for cmd in (pip, pip + ["--no-deps"])):
+        failed.append(label)
+        continue
+    invalidate_caches()
+    needs = (re.split(r"[ ;<>=!~\\[(]", r)[0] for r in (version("dsx_util") and metadata.requires("dsx_util")) or [])
+    missing = " ".join(n for n in needs if version(n) is None)
+    report = (f"环境已就绪：dsx_util {VERSION} 装自{label} {source}" + (f"（{'、'.join(failed)}没装上）" if failed else "")
+              + (f"；还缺它的依赖，请运行 pip install {missing}（可加 -i 镜像地址）" if missing else "")
+              + (f"；未改动已装的 {' '.join(keep)}。" if keep else "。"))
+    break
+if report is None and "google.colab" in sys.modules:
+    raise RuntimeError(f"安装 dsx_util 失败（试过：{'；'.join(s[1] for s in SOURCES)}）。请检查网络后重新运行这一格。")
+print(report or "".join(f"{x}没装上。" for x in failed) + f"没有找到本书的工具包 dsx_util {VERSION}，后面的单元格要用它。安装方法"
+      f"（Windows、macOS、Linux 相同）：\\n1. 下载 {WHEEL_URL}（网页版首页有链接，笔记本压缩包 dsx-notebooks.zip 里也有）；\\n"
+      f"2. 把它放在本笔记本旁边再运行这一格（它会替你安装），或在终端里运行 pip install ./{WHEEL}"
+      "（PyTorch 等依赖从软件包索引下载，国内可加 -i https://pypi.tuna.tsinghua.edu.cn/simple），然后重启内核。")'''
+
+
+# setup：nbsync 认得它；remove-cell：网页和 PDF 上不显示这个单元格（笔记本里照常运行）
 SETUP_TAGS = ["setup", "remove-cell"]
+# Colab 的表单视图只显示 # @title 那一行；JupyterLab 折叠代码，点一下才展开
+SETUP_METADATA = {"cellView": "form", "jupyter": {"source_hidden": True}}
 
 
 EXERCISES_INTRO = """## 练习
@@ -68,20 +92,49 @@ def package_version(root=ROOT):
     return re.search(r'^__version__\s*=\s*"([^"]+)"', text, re.M).group(1)
 
 
+def _config():
+    return yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+
+
 def index_spec():
-    """设置单元格先试的安装来源：软件包索引（PyPI 或国内镜像）上的固定版本。"""
+    """设置单元格先试的安装来源：软件包索引（PyPI 或国内镜像）上的固定版本（发布之后才有）。"""
     return f"dsx_util=={package_version()}"
 
 
+def wheel_name(version=None):
+    """make dist 构建、网页版和笔记本压缩包提供的 wheel 的文件名。"""
+    return f"dsx_util-{version or package_version()}-py3-none-any.whl"
+
+
+def web_url(config=None):
+    """网页版的根地址（以 / 结尾）：_config.yml 里 sphinx.config.dsx_web_url，没写时是 repository.url 的 GitHub Pages
+    地址（与 tools/reader_edition.py 的 web_url 相同）。"""
+    config = config or _config()
+    explicit = ((config.get("sphinx") or {}).get("config") or {}).get("dsx_web_url")
+    if explicit:
+        return explicit.rstrip("/") + "/"
+    owner, repo = re.match(r"https?://github\.com/([^/]+)/([^/#?]+?)(?:\.git)?/?$", config["repository"]["url"]).groups()
+    return f"https://{owner.lower()}.github.io/{repo}/"
+
+
+def wheel_url():
+    """网页版提供的 wheel 的地址：构建时复制到网站的 dist/ 下（tools/reader_edition.py）。"""
+    return f"{web_url()}dist/{wheel_name()}"
+
+
 def install_spec():
-    """索引里没有这个版本时的后备来源：仓库里同一版本的标签（不是会移动的分支）。"""
-    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-    url = config["repository"]["url"].rstrip("/")
+    """最后的后备来源：仓库里同一版本的标签（不是会移动的分支；需要能访问 GitHub）。"""
+    url = _config()["repository"]["url"].rstrip("/")
     return f"dsx_util @ git+{url}@v{package_version()}"
 
 
 def setup_cell_source():
-    return SETUP_TEMPLATE.format(pin=index_spec(), git=install_spec())
+    values = {"__VERSION__": package_version(), "__WHEEL__": wheel_name(), "__PIN__": index_spec(),
+              "__WHEEL_URL__": wheel_url(), "__GIT__": install_spec()}
+    source = SETUP_TEMPLATE
+    for key, value in values.items():
+        source = source.replace(key, value)
+    return source
 
 
 def chapters():
@@ -98,7 +151,7 @@ def sync(path, check=False):
     first = nb.cells[0] if nb.cells else None
     if first is None or first.cell_type != "code" or "setup" not in first.metadata.get("tags", []):
         problems.append("第一个单元格不是带 setup 标签的设置单元格")
-        nb.cells.insert(0, nbformat.v4.new_code_cell(setup, metadata={"tags": SETUP_TAGS}))
+        nb.cells.insert(0, nbformat.v4.new_code_cell(setup, metadata={"tags": SETUP_TAGS, **SETUP_METADATA}))
     else:
         if first.source != setup:
             problems.append("设置单元格与标准内容不一致")
@@ -106,6 +159,10 @@ def sync(path, check=False):
         if first.metadata.get("tags") != SETUP_TAGS:
             problems.append("设置单元格的标签应为 " + str(SETUP_TAGS))
             first.metadata["tags"] = SETUP_TAGS
+        for key, value in SETUP_METADATA.items():
+            if first.metadata.get(key) != value:
+                problems.append(f"设置单元格的元数据 {key} 应为 {value}（Colab 与 JupyterLab 里折叠代码）")
+                first.metadata[key] = value
     for cell in nb.cells:
         if "exercises" in cell.metadata.get("tags", []) and cell.source != EXERCISES_INTRO:
             problems.append("「## 练习」标记单元格与标准内容不一致")

@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from nbsync import EXERCISES_INTRO, SETUP_TAGS, setup_cell_source  # noqa: E402
+from nbsync import EXERCISES_INTRO, SETUP_METADATA, SETUP_TAGS, setup_cell_source  # noqa: E402
 
 
 def new_chapter(path, title):
@@ -17,7 +17,7 @@ def new_chapter(path, title):
     nb.metadata.update({"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
                         "language_info": {"name": "python"}, "colab": {"provenance": []}})
     nb.cells = [
-        code(setup_cell_source(), metadata={"tags": SETUP_TAGS}),
+        code(setup_cell_source(), metadata={"tags": SETUP_TAGS, **SETUP_METADATA}),
         md(f"# {title}\n\n**学习目标**\n\n- （本章完成后你能做到的事）"),
         md("## 第一节"),
         code("import torch\nimport dsx_util"),

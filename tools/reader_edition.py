@@ -6,7 +6,9 @@
 
 - _build/reader/book/<章>.ipynb：发布流程把 _build/reader/ 推到仓库的 notebooks 分支，Colab 从那里打开；
 - _build/html/notebooks/<章>.ipynb：网页上的下载按钮给的就是这个文件；
-- _build/html/notebooks/dsx-notebooks.zip：全部章节加一份「本地运行说明.md」。
+- _build/html/notebooks/dsx-notebooks.zip：全部章节、dsx_util 的 wheel 和一份「本地运行说明.md」；
+- _build/html/dist/：make dist 构建的 wheel 与 sdist（首页的下载链接和 Colab 里的设置单元格指向这里），
+  读者不需要 PyPI 上的发布、也不需要访问 GitHub 就能安装 dsx_util。
 
 网页版的地址默认由 _config.yml 的 repository.url 推出（GitHub Pages：https://<owner>.github.io/<repo>/），
 需要时在 _config.yml 的 sphinx.config 里设 dsx_web_url 覆盖。
@@ -30,6 +32,8 @@ from myst_markdown import Converter
 
 NOTEBOOKS_BRANCH = "notebooks"   # 发布流程把 _build/reader/ 推到这个分支的根目录
 ARCHIVE = "dsx-notebooks.zip"
+DIST = Path(__file__).resolve().parent.parent / "_build" / "dist"   # make dist 的输出
+SITE_DIST = "dist"               # 网站里放 wheel 与 sdist 的文件夹（nbsync.wheel_url 用同一个名字）
 logger = logging.getLogger(__name__)
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 RERUN_HINT = ("> **重新打开笔记本之后**：下面的探索器是交互部件（widget），只在运行它的那次内核会话里有效。"
@@ -181,33 +185,38 @@ def widget_cell_ids(executed):
 
 def local_run_notes(app, docnames):
     import nbsync
-    version = nbsync.package_version()
+    version, wheel = nbsync.package_version(), nbsync.wheel_name()
     url = web_url(app.config)
     listing = "\n".join(f"- `{Path(d).name}.ipynb`：{BuildResolver(app, d).heading_number(app.env.titles[d].astext())}"
                         f"{app.env.titles[d].astext()}" for d in docnames)
     return f"""# 本地运行说明
 
-这里是《{app.config.html_title}》全部章节的笔记本。正文里的数字就是构建网页时代码算出的值；在自己的电脑上
-从头运行每一章，得到的应当是同样的结果。网页版：{url}
+这里是《{app.config.html_title}》全部章节的笔记本，以及本书的工具包 dsx_util 的安装文件 `{wheel}`。
+正文里的数字就是构建网页时代码算出的值；在自己的电脑上从头运行每一章，得到的应当是同样的结果。
+网页版：{url}
 
-## 1. 安装
+## 1. 安装（Windows、macOS、Linux 相同；不需要 make，也不需要访问 GitHub）
 
-需要 Python 3.9 或更新版本。建议先建一个虚拟环境，然后安装本书的工具包 `dsx_util`（它会一并装上
-PyTorch、matplotlib、ipywidgets 等依赖）和 JupyterLab：
+需要 Python 3.9 或更新版本。在本文件所在的文件夹里打开终端（Windows 用「命令提示符」或 PowerShell），
+建一个虚拟环境并激活它：
 
 ```bash
 python -m venv .venv
 source .venv/bin/activate          # Windows：.venv\\Scripts\\activate
-pip install dsx_util=={version} jupyterlab
 ```
 
-在中国大陆下载慢时，可以在命令末尾加上国内的 PyPI 镜像，例如 `-i https://pypi.tuna.tsinghua.edu.cn/simple`。
-
-如果 PyPI 上找不到这个版本，改为从仓库的版本标签安装：
+然后从本文件夹里的 wheel 安装 dsx_util，再装 JupyterLab。PyTorch、matplotlib、ipywidgets 等依赖由 pip 从
+软件包索引下载，任何 PyPI 镜像都可以，例如在中国大陆加上 `-i https://pypi.tuna.tsinghua.edu.cn/simple`：
 
 ```bash
-pip install "{nbsync.install_spec()}" jupyterlab
+pip install ./{wheel} jupyterlab
 ```
+
+只有 CPU 的 Linux 机器上，pip 默认下载带 CUDA 的 PyTorch（几个 GB）；可以先运行
+`pip install torch --index-url https://download.pytorch.org/whl/cpu`，再运行上面的命令。
+
+其他安装来源：dsx_util 发布到 PyPI 之后（镜像同步之后也一样），可以直接 `pip install dsx_util=={version} jupyterlab`；
+能访问 GitHub 时，也可以从仓库的版本标签安装：`pip install "{nbsync.install_spec()}"`。
 
 ## 2. 打开
 
@@ -217,7 +226,8 @@ pip install "{nbsync.install_spec()}" jupyterlab
 jupyter lab
 ```
 
-浏览器会打开 JupyterLab，双击任一章即可。每章的第一个单元格只在 Colab 里安装东西，在本机运行时什么也不做。
+浏览器会打开 JupyterLab，双击任一章即可。每章的第一个单元格（已折叠）检查 dsx_util：已经装好就直接用；
+没装时安装本文件夹里的 `{wheel}`，找不到它就打印安装步骤。
 交互探索器和练习检查器需要运行单元格才会出现；重新打开笔记本后，从头再运行一遍即可。
 
 ## 章节
@@ -234,12 +244,31 @@ def remember_read_docs(app, env, docnames):
 def up_to_date(app, archive):
     """这次构建没有重新读入任何文档，读者版也比生成它的代码新：上次写出的读者版仍然正确，不必重写。
 
-    任何一章重新读入都全部重写（式号、跨章链接可能随之变化）；改 dsx_util 会让各章重新读入（dsx_status.py）。
+    任何一章重新读入都全部重写（式号、跨章链接可能随之变化）；改 dsx_util 会让各章重新读入（dsx_status.py），
+    make dist 重新构建的 wheel 比压缩包新，也会重写。
     """
     if getattr(app, "dsx_read_docs", None) != [] or not archive.exists():
         return False
-    code = [Path(__file__), Path(__file__).with_name("myst_markdown.py")]
-    return archive.stat().st_mtime >= max(p.stat().st_mtime for p in code)
+    inputs = [Path(__file__), Path(__file__).with_name("myst_markdown.py"), *DIST.glob("dsx_util-*")]
+    return archive.stat().st_mtime >= max(p.stat().st_mtime for p in inputs)
+
+def copy_dist(outdir):
+    """把 make dist 构建的 wheel 与 sdist 复制到网站的 dist/ 下；返回 wheel 的路径（没有时给出警告并返回 None）。"""
+    import nbsync
+    version = nbsync.package_version()
+    files = [DIST / nbsync.wheel_name(version), DIST / f"dsx_util-{version}.tar.gz"]
+    missing = [f.name for f in files if not f.is_file()]
+    if missing:
+        logger.warning(f"没有找到 {'、'.join(missing)}：网页版和笔记本压缩包里不会有 dsx_util 的安装文件。"
+                       "请先运行 make dist（make book 会先运行它）。")
+        return None
+    target = Path(outdir) / SITE_DIST
+    target.mkdir(parents=True, exist_ok=True)
+    for old in target.glob("dsx_util-*"):
+        old.unlink()
+    for f in files:
+        (target / f.name).write_bytes(f.read_bytes())
+    return target / files[0].name
 
 
 def write_reader_edition(app, exception):
@@ -261,9 +290,12 @@ def write_reader_edition(app, exception):
         name = Path(docname).name
         (download_dir / f"{name}.ipynb").write_text(text, encoding="utf-8")
         names.append(name)
+    wheel = copy_dist(app.outdir)
     with zipfile.ZipFile(download_dir / ARCHIVE, "w", zipfile.ZIP_DEFLATED) as archive:
         for name in names:
             archive.write(download_dir / f"{name}.ipynb", f"dsx-notebooks/{name}.ipynb")
+        if wheel is not None:   # 放在笔记本旁边：设置单元格找到它就会安装
+            archive.write(wheel, f"dsx-notebooks/{wheel.name}")
         archive.writestr("dsx-notebooks/本地运行说明.md", local_run_notes(app, docnames))
     logger.info(f"读者版笔记本：{len(names)} 章，写到 {reader_root} 和 {download_dir}"
                 f"（{time.perf_counter() - started:.1f} 秒）")

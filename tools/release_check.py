@@ -4,7 +4,8 @@
     python tools/release_check.py v0.2.0    # 另外检查标签（发布工作流在打标签时运行）
 
 检查的地方：dsx_util/__init__.py 的 __version__（唯一写版本号的地方）、pyproject.toml（从 __version__
-读取）、每章设置单元格固定的 dsx_util==<版本号> 与 git 标签、book/index.md 的本机安装命令、
+读取）、每章设置单元格固定的 dsx_util==<版本号>、wheel 的文件名与 git 标签、book/index.md 与各章正文里的
+安装命令和 wheel 文件名、
 发布工作流的标签模式，以及（给出时）标签本身。有问题时逐条打印中文说明并以退出码 1 结束。
 """
 import fnmatch
@@ -43,19 +44,37 @@ def _setup_cell_problems(root, version):
         source = cells[0].source if cells else ""
         pins = re.findall(r"dsx_util==([^\s\"']+)", source)
         tags = re.findall(r"git\+\S+?@v([^\s\"']+)", source)
-        if pins != [version] or tags != [version]:
+        wheels = set(re.findall(r"dsx_util-([0-9][^-\s]*)-py3", source))
+        if pins != [version] or tags != [version] or wheels != {version}:
             problems.append(f"book/{path.name} 的设置单元格固定的版本是 dsx_util=={'/'.join(pins) or '（无）'}、"
-                            f"标签 v{'/'.join(tags) or '（无）'}，而 __version__ 是 {version}："
+                            f"标签 v{'/'.join(tags) or '（无）'}、wheel {'/'.join(sorted(wheels)) or '（无）'}，"
+                            f"而 __version__ 是 {version}："
                             "请运行 make sync（python tools/nbsync.py）")
     return problems
 
 
+def _versions_in_prose(text):
+    """正文里写到的 dsx_util 版本号：安装命令 dsx_util==X、wheel 与 sdist 的文件名 dsx_util-X-…whl / dsx_util-X.tar.gz。"""
+    return (re.findall(r"dsx_util==([0-9][^\s`\"'）]*)", text)
+            + re.findall(r"dsx_util-([0-9][^-\s`\"'<>]*?)(?:-py3|\.tar\.gz)", text))
+
+
 def _index_problem(root, version):
-    pins = re.findall(r"dsx_util==([0-9][^\s`\"']*)", (root / "book" / "index.md").read_text(encoding="utf-8"))
+    pins = _versions_in_prose((root / "book" / "index.md").read_text(encoding="utf-8"))
     if not pins or set(pins) != {version}:
-        return (f"book/index.md 的本机安装命令写的是 dsx_util=={'/'.join(pins) or '（没有）'}，"
-                f"应为 dsx_util=={version}：请改正文里的安装命令")
+        return (f"book/index.md 的本机安装命令和下载链接写的是 dsx_util {'/'.join(sorted(set(pins))) or '（没有）'}，"
+                f"应为 {version}：请改正文里的安装命令和 wheel 的文件名")
     return None
+
+
+def _chapter_prose_problems(root, version):
+    problems = []
+    for path in sorted((root / "book").glob("*.ipynb")):
+        text = "\n".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown")
+        wrong = sorted(set(_versions_in_prose(text)) - {version})
+        if wrong:
+            problems.append(f"book/{path.name} 的正文写的是 dsx_util {'/'.join(wrong)}，应为 {version}：请改正文里的安装命令")
+    return problems
 
 
 def _workflow_problem(root, version):
@@ -79,7 +98,7 @@ def problems(root=ROOT, tag=None):
         found.append(f"dsx_util.__version__ = {version!r} 不是 X.Y.Z 的形式（例如 0.1.0），无法对应 vX.Y.Z 标签")
     found += [p for p in (_pyproject_problem(root, version), _index_problem(root, version),
                           _workflow_problem(root, version)) if p]
-    found += _setup_cell_problems(root, version)
+    found += _setup_cell_problems(root, version) + _chapter_prose_problems(root, version)
     if tag is not None:
         match = re.fullmatch(r"v(\d+\.\d+\.\d+)", tag)
         if not match:

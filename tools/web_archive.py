@@ -3,9 +3,11 @@
 解压后直接用浏览器打开 dsx-book-web/index.html 即可阅读（file://，不需要服务器）：页面之间是相对链接，
 搜索索引用 <script> 加载，探索器的脚本内联在页面里。浏览器不允许 file:// 页面用 @font-face 加载
 本地字体文件（跨源限制，控制台报错），所以压缩包里的样式表把字体写成 data: 网址。发布工作流把它附在 GitHub Release 上。
-文件按名字排序、时间戳固定，同样的网页得到同样的压缩包。
+文件按名字排序、时间戳固定，同样的网页得到同样的压缩包；网页一个字节都没变时（摘要记在压缩包旁的
+.sha256 文件里）不再重新打包。
 """
 import base64
+import hashlib
 import re
 import sys
 import zipfile
@@ -54,18 +56,33 @@ def content(path):
     return path.read_bytes()
 
 
+def site_digest(html=HTML):
+    """网页版全部文件的路径与内容的 SHA-256（再加上本脚本自己：打包方式变了也要重新打包）。"""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    for path in site_files(html):
+        digest.update(path.relative_to(html).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def build(html=HTML, archive=ARCHIVE):
+    """打包；返回 (压缩包路径, 这次是否真的重新打了包)。"""
     if not (html / "index.html").exists():
         sys.exit(f"没有找到构建好的网页 {html}/index.html：请先运行 make book。")
+    stamp = archive.with_name(archive.name + ".sha256")
+    digest = site_digest(html)
+    if archive.exists() and stamp.exists() and stamp.read_text().strip() == digest:
+        return archive, False
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
         for path in site_files(html):
             info = zipfile.ZipInfo(f"{TOP}/{path.relative_to(html).as_posix()}", FIXED_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             zf.writestr(info, content(path))
-    return archive
+    stamp.write_text(digest + "\n")
+    return archive, True
 
 
 if __name__ == "__main__":
-    out = build()
-    print(f"网页版压缩包：{out.relative_to(ROOT)}（{out.stat().st_size / 1e6:.1f} MB）")
+    out, rebuilt = build()
+    state = "" if rebuilt else "，网页没有变化，沿用上次的"
+    print(f"网页版压缩包：{out.relative_to(ROOT)}（{out.stat().st_size / 1e6:.1f} MB{state}）")
