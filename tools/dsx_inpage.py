@@ -20,6 +20,13 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.was
                  "pyodide-lock.json")
 CODEMIRROR_FILES = ("lib/codemirror.js", "lib/codemirror.css", "mode/python/python.js")
 TAG = "inpage-exercise"
+# 网页里的检查器：标准库核心 core.py 与纯 Python 检查器 pure_checks.py，在 Pyodide 里作为包 PAGE_PACKAGE 载入
+PAGE_PACKAGE = "dsx_page"
+EXERCISES_DIR = ROOT / "dsx_util" / "exercises"
+
+
+def page_files():
+    return [EXERCISES_DIR / "core.py", EXERCISES_DIR / "pure_checks.py"]
 
 # 工具栏的样式与加载器：每页只放一次，内联在页面里（不产生额外请求）
 _LOADER = """<style>
@@ -88,7 +95,8 @@ def copy_runtime(app, exception):
     (out / "dsx_inpage").mkdir(parents=True, exist_ok=True)
     for path in STATIC.iterdir():
         shutil.copy2(path, out / "dsx_inpage" / path.name)
-    shutil.copy2(ROOT / "dsx_util" / "exercises" / "pure_checks.py", out / "dsx_inpage" / "pure_checks.py")
+    for path in page_files():
+        shutil.copy2(path, out / "dsx_inpage" / path.name)
 
 
 def setup(app):

@@ -32,12 +32,32 @@ class Exercise:
     hint: str
     solution: str
     in_page: bool = False   # True：纯 Python 练习，网页里也能运行并检查（检查器在 pure_checks.py）
+    forbidden: tuple = ()   # 题目不许用的名字：((名字, 题目里的要求), ...)，见各文件夹 __init__.py 的 FORBIDDEN
+    required: tuple = ()    # 题目要求必须用到的名字（如 set_seed），见 REQUIRED_NAMES
 
     @property
     def entry(self):
         """学习者要写的函数或类的名字（模板里唯一的顶层定义）。"""
         (name,) = [n.name for n in ast.parse(self.template).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
         return name
+
+    @property
+    def params(self):
+        """模板里入口的参数：[(名字, 默认值或 core.REQUIRED), ...]；类取 __init__ 的参数（去掉 self）。"""
+        from .core import REQUIRED
+        (node,) = [n for n in ast.parse(self.template).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
+        is_class = isinstance(node, ast.ClassDef)
+        if is_class:
+            node = next(n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+        args = [a.arg for a in node.args.args][1 if is_class else 0:]
+        defaults = [ast.literal_eval(d) for d in node.args.defaults]
+        return list(zip(args, [REQUIRED] * (len(args) - len(defaults)) + defaults))
+
+    @property
+    def spec(self):
+        """题目写明、检查器要查的要求（可以写成 JSON 放进网页）：入口名、参数与默认值、不许用的名字。"""
+        return {"entry": self.entry, "params": [list(p) for p in self.params], "forbidden": dict(self.forbidden),
+                "required": dict(self.required)}
 
     @property
     def check(self):
@@ -52,7 +72,8 @@ def _load(exercise_id):
     def read(name):
         return (folder / name).read_text(encoding="utf-8").strip()
     return Exercise(exercise_id, meta.CHAPTER, meta.TITLE, read("task.md"), read("template.py"), meta.CHECKER,
-                    read("hint.md"), read("solution.py"), getattr(meta, "IN_PAGE", False))
+                    read("hint.md"), read("solution.py"), getattr(meta, "IN_PAGE", False),
+                    tuple(getattr(meta, "FORBIDDEN", {}).items()), tuple(getattr(meta, "REQUIRED_NAMES", {}).items()))
 
 
 EXERCISES = [_load(exercise_id) for exercise_id in ORDER]
