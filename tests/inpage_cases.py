@@ -80,7 +80,18 @@ def batch_norm_lists(x, eps=1e-5):
         return [{num} / math.sqrt(var + eps) for v in vals]
     {body}
 '''
+_BN_COLS = "return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]"
+
+
+def _bn_denominator(d):
+    return _BN.format(div="len(vals)", num="(v - mu)", body=_BN_COLS).replace("math.sqrt(var + eps)", d)
+
+
 BATCH_NORM_LISTS = {
+    "eps_outside_sqrt": _bn_denominator("(math.sqrt(var) + eps)"),
+    "no_eps": _bn_denominator("math.sqrt(var)"),
+    "eps_ignored": _bn_denominator("math.sqrt(var + 1e-5)"),
+    "no_sqrt": _bn_denominator("(var + eps)"),
     "wrong_axis": _BN.format(div="len(vals)", num="(v - mu)", body="return [norm(row) for row in x]"),
     "unbiased_var": _BN.format(div="(len(vals) - 1)", num="(v - mu)",
                                body="return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]"),
@@ -100,6 +111,8 @@ def rms_norm_list(values, gamma, eps=1e-6):
     return [{y} for v, g in zip(values, gamma)]
 '''
 RMS_NORM_LIST = {
+    "no_eps": _RMS.format(d="math.sqrt(ms)", y="g * v / d"),
+    "eps_ignored": _RMS.format(d="math.sqrt(ms + 1e-6)", y="g * v / d"),
     "eps_outside_sqrt": _RMS.format(d="math.sqrt(ms) + eps", y="g * v / d"),
     "missing_sqrt": _RMS.format(d="ms + eps", y="g * v / d"),
     "no_gamma": _RMS.format(d="math.sqrt(ms + eps)", y="v / d"),
@@ -196,6 +209,8 @@ def rms_norm_list(values, gamma, eps=1e-6):
     ("ch07-batch-norm-lists", "分母多加了 0.1",
      _BN.format(div="len(vals)", num="(v - mu)", body="return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]")
      .replace("math.sqrt(var + eps)", "(math.sqrt(var + eps) + 0.1)"), ["row_variance_not_one", "not_scale_invariant"]),
+    ("ch08-rms-norm-list", "开了四次方根而不是平方根", _RMS.format(d="(ms + eps) ** 0.25", y="g * v / d"),
+     ["row_rms_not_one", "not_scale_invariant"]),
     ("ch08-rms-norm-list", "分母用了最大绝对值", _RMS.format(d="max(abs(v) for v in values) + eps", y="g * v / d"),
      ["row_rms_not_one"]),
     ("ch08-rms-norm-list", "γ 加上而不是乘上", _RMS.format(d="math.sqrt(ms + eps)", y="v / d + g - 1.0"),
@@ -206,6 +221,8 @@ def rms_norm_list(values, gamma, eps=1e-6):
     ("ch11-stable-var-list", "偏差没有平方（用了绝对值）",
      "def stable_var(values):\n    m = sum(values) / len(values)\n    return sum(abs(v - m) for v in values) / len(values)\n",
      ["variance_not_quadratic"]),
+    ("ch11-stable-var-list", "没减均值（x² 的平均）", "def stable_var(values):\n    return sum(v * v for v in values) / len(values)\n",
+     ["variance_of_constant_not_zero", "variance_not_shift_invariant"]),
     ("ch11-stable-var-list", "除以 H²",
      "def stable_var(values):\n    m = sum(values) / len(values)\n    return sum((v - m) ** 2 for v in values) / len(values) ** 2\n",
      ["variance_wrong_divisor"]),
