@@ -96,11 +96,12 @@ def get_exercise(exercise_id):
 
 
 def show_solution(exercise_id):
-    """显示一道练习的参考答案：笔记本里是带语法高亮的代码，终端里是纯文本。
+    """显示一道练习的参考答案：笔记本里是折叠的（点开才看得到），终端里是纯文本。
 
-    笔记本里输出一段 Markdown（标题 + python 代码块）：Jupyter、Colab 和 HTML 书都会给代码块做语法高亮，
-    而且书里用的是本书自己的配色，不会像 IPython.display.Code 那样往页面里插入全局样式。
+    笔记本里输出一段 HTML：<details> 默认收起，所以「运行全部」不会把答案摊在读者眼前；Jupyter、Colab
+    和网页版都认得它，打印版（PDF）的样式会把它展开。没有 HTML 的前端退回纯文本（标题、说明和代码）。
     """
+    import html
     try:
         ex = get_exercise(exercise_id)
     except KeyError as err:
@@ -109,8 +110,11 @@ def show_solution(exercise_id):
     from ..notebook import in_notebook
     if in_notebook():
         from IPython.display import display
-        display({"text/markdown": f"**{heading}**\n\n```python\n{ex.solution}\n```",
-                 "text/plain": f"{heading}\n\n{ex.solution}"}, raw=True)
+        code = html.escape(ex.solution)
+        display({"text/html": f'<details class="dsx-solution"><summary><strong>{html.escape(heading)}</strong>'
+                              f'<span style="opacity:.75">（先自己做一遍再看）</span></summary>\n<pre><code class="language-python">{code}</code></pre>'
+                              "\n</details>",
+                 "text/plain": f"{heading}（这里的显示不支持折叠，答案在下面）\n\n{ex.solution}"}, raw=True)
     else:
         print(heading)
         print(ex.solution)
@@ -130,8 +134,8 @@ def chapter_cells(chapter_stem):
     每道练习依次是：题目（markdown）、模板（代码，标签 exercise-template；纯 Python 练习另加 inpage-exercise，
     网页上就地变成编辑器，见 tools/dsx_inpage.py）、检查（代码，标签 exercise-check；网页练习的检查单元格
     另加 remove-output：网页上由「运行并检查」给出反馈，不显示构建时“还没有完成”的输出）、
-    折叠的提示（markdown）、参考答案（代码，标签 hide-output 与 exercise-solution：书中输出折叠，
-    笔记本里运行后才显示）。
+    折叠的提示（markdown）、参考答案（代码，标签 exercise-solution；它的输出本身是收起的 <details>，
+    网页、Jupyter、Colab 里都要点开才看得到）。
     """
     import nbformat
     exercises = exercises_for(chapter_stem)
@@ -149,7 +153,7 @@ def chapter_cells(chapter_stem):
             code(ex.check, metadata={"tags": ["exercise-check"] + (["remove-output"] if ex.in_page else []),
                                      "exercise_id": ex.id}),
             md(src["hint"], metadata={"exercise_id": ex.id}),
-            code(src["solution"], metadata={"tags": ["hide-output", "exercise-solution"], "exercise_id": ex.id}),
+            code(src["solution"], metadata={"tags": ["exercise-solution"], "exercise_id": ex.id}),
         ]
     kinds = ("task", "template", "check", "hint", "solution")
     for i, cell in enumerate(cells):   # 固定的单元格 id：重复生成的结果完全相同
