@@ -416,3 +416,25 @@ def safe_findings(diagnose, *args, **kwargs):
 
 
 __all__ += ["RAISES", "run_model", "find_models", "safe_findings", "CHECK_FAILED"]
+
+
+# ---------------------------------------------------------------------------
+# 题目写明的要求（签名、不许用的名字）：规则在 core.requirement_findings，要求来自练习文件夹
+# ---------------------------------------------------------------------------
+def spec_findings(obj, exercise_id):
+    """学习者写的 obj（函数或类）是否满足练习 exercise_id 写明的要求；obj 不是学习者写的（本包、torch）时不查。"""
+    from .catalog import get_exercise
+    from .core import _internal_module, requirement_findings
+    module = getattr(obj, "__module__", None) or ""
+    if not callable(obj) or _internal_module(module):
+        return []
+    spec = get_exercise(exercise_id).spec
+    return requirement_findings(obj, spec, spec["entry"])
+
+
+def stops_checking(findings):
+    """签名不符时，按题目的签名调用会出错，不必再往下检查。"""
+    return any(code == "wrong_signature" for code, _ in findings)
+
+
+__all__ += ["spec_findings", "stops_checking"]

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import functools
 
-from ._core import (NOT_DONE, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, close,
+from ._core import (spec_findings, stops_checking, NOT_DONE, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, close,
                     describe_value, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
                     run_model, safe_findings, tensor_problem)
+
+EXERCISE_ID = "ch07-batch-norm"   # 题目与要求见 items/ch07_batch_norm/
 
 BATCH_NORM_CODES = {
     "wrong_axis": "在错误的维度上归一化（例如对每个样本），批量归一化要对每个特征沿批量维度统计",
@@ -94,7 +96,9 @@ def check_batch_norm(cls_or_factory, exercise: str = "BatchNorm1d", timeout: flo
                      show: bool = True):
     """检查 ``cls_or_factory(num_features)`` 创建的批量归一化模块；返回 CheckResult（见 BATCH_NORM_CODES）。"""
     run = Runner(timeout=timeout)
-    findings = safe_findings(_diagnose, cls_or_factory, run)
+    findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
+    if not stops_checking(findings):
+        findings += safe_findings(_diagnose, cls_or_factory, run)
     return finish(exercise, findings, notes=run.notes(), show=show)
 
 

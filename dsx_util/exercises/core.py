@@ -158,14 +158,15 @@ def _display_bundle(bundle):
     display(bundle, raw=True)
 
 
-def finish(exercise, findings, notes=(), show=True):
+def finish(exercise, findings, notes=(), show=True, each=False):
     """把 [(代码, 中文说明), ...] 整理成 CheckResult，显示一次并返回。
 
-    同一个代码只保留第一条说明；findings 为空表示通过。show=False 时不显示（测试、网页用）。
+    同一个代码只保留第一条说明（each=True 时每条不同的说明都保留：例如五道小题错了三种，就列五条）；
+    findings 为空表示通过。show=False 时不显示（测试、网页用）。
     """
     codes, messages = [], []
     for code, msg in findings:
-        if code not in codes:
+        if (code not in codes) if not each else ((code, msg) not in zip(codes, messages)):
             codes.append(code)
             messages.append(msg)
     result = CheckResult(exercise, not codes, codes, messages, list(notes))

@@ -14,9 +14,11 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ._core import (NOT_DONE, RAISED, RAISES, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner,
+from ._core import (spec_findings, stops_checking, NOT_DONE, RAISED, RAISES, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner,
                     close, describe_value, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
                     run_model, safe_findings, tensor_problem)
+
+EXERCISE_ID = "ch05-layer-norm"   # 题目与要求见 items/ch05_layer_norm/
 
 LAYER_NORM_CODES = {
     "unbiased_variance": "方差用了无偏估计（除以 H−1），层归一化要用有偏估计（除以 H）",
@@ -143,7 +145,9 @@ def check_layer_norm(cls_or_factory, exercise: str = "LayerNorm", timeout: float
                      show: bool = True):
     """检查 ``cls_or_factory(emb_dim)`` 创建的层归一化模块；返回 CheckResult（见 LAYER_NORM_CODES）。"""
     run = Runner(timeout=timeout)
-    findings = safe_findings(_diagnose, cls_or_factory, run)
+    findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
+    if not stops_checking(findings):
+        findings += safe_findings(_diagnose, cls_or_factory, run)
     return finish(exercise, findings, notes=run.notes(), show=show)
 
 

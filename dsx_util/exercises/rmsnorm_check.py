@@ -9,9 +9,11 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ._core import (WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, find_models, finish, fmt_num,
+from ._core import (spec_findings, stops_checking, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, find_models, finish, fmt_num,
                     fmt_shape, max_abs_diff, run_model, safe_findings)
 from .layernorm_check import build_module, run_forward
+
+EXERCISE_ID = "ch08-rms-norm"   # 题目与要求见 items/ch08_rms_norm/
 
 RMS_NORM_CODES = {
     "subtracts_mean": "减去了均值：均方根归一化不做中心化，直接除以均方根",
@@ -110,7 +112,9 @@ def check_rms_norm(cls_or_factory, exercise: str = "RMSNorm", timeout: float = 5
                    show: bool = True):
     """检查 ``cls_or_factory(emb_dim)`` 创建的 RMSNorm；返回 CheckResult（见 RMS_NORM_CODES）。"""
     run = Runner(timeout=timeout)
-    findings = safe_findings(_diagnose, cls_or_factory, run)
+    findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
+    if not stops_checking(findings):
+        findings += safe_findings(_diagnose, cls_or_factory, run)
     return finish(exercise, findings, notes=run.notes(), show=show)
 
 
