@@ -207,6 +207,7 @@ FAULTS = [
     ("check_pre_ln_block", "missing_residual", lambda x, a, f, n1, n2: f(n2(a(n1(x))))),
     ("check_pre_ln_block", "residual_after_norm",
      lambda x, a, f, n1, n2: (lambda h: n2(h) + f(n2(h)))(n1(x) + a(n1(x)))),
+    ("check_pre_ln_block", "norm_reused", lambda x, a, f, n1, n2: _block_pre(x, a, f, n1, n1)),
     ("check_pre_ln_block", "swapped_norms", lambda x, a, f, n1, n2: _block_pre(x, a, f, n2, n1)),
     ("check_pre_ln_block", "swapped_sublayers", lambda x, a, f, n1, n2: _block_pre(x, f, a, n1, n2)),
     ("check_pre_ln_block", "wrong_output", lambda x, a, f, n1, n2: x + a(n1(x))),
@@ -215,6 +216,7 @@ FAULTS = [
     ("check_post_ln_block", "missing_residual", lambda x, a, f, n1, n2: n2(f(n1(a(x))))),
     ("check_post_ln_block", "norm_before_add",
      lambda x, a, f, n1, n2: (lambda h: h + n2(f(h)))(x + n1(a(x)))),
+    ("check_post_ln_block", "norm_reused", lambda x, a, f, n1, n2: _block_post(x, a, f, n2, n2)),
     ("check_post_ln_block", "swapped_norms", lambda x, a, f, n1, n2: _block_post(x, a, f, n2, n1)),
     ("check_post_ln_block", "swapped_sublayers", lambda x, a, f, n1, n2: _block_post(x, f, a, n1, n2)),
 
@@ -330,6 +332,8 @@ FAULTS = [
     ("check_stable_layer_norm", "wrong_dtype",
      lambda x, eps=1e-5: (lambda y: (y - _mean(y)) / torch.sqrt(_own_var(y) + eps))(x.to(torch.float16))),
     ("check_stable_layer_norm", "no_centering", lambda x, eps=1e-5: x / torch.sqrt(_own_var(x) + eps)),
+    ("check_stable_layer_norm", "eps_ignored", lambda x, eps=1e-5: (x - _mean(x)) / torch.sqrt(_own_var(x) + 1e-5)),
+    ("check_stable_layer_norm", "eps_misplaced", lambda x, eps=1e-5: (x - _mean(x)) / (torch.sqrt(_own_var(x)) + eps)),
 ]
 
 

@@ -41,11 +41,15 @@ class Exercise:
         (name,) = [n.name for n in ast.parse(self.template).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
         return name
 
+    def _entry_node(self):
+        (node,) = [n for n in ast.parse(self.template).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
+        return node
+
     @property
     def params(self):
         """模板里入口的参数：[(名字, 默认值或 core.REQUIRED), ...]；类取 __init__ 的参数（去掉 self）。"""
         from .core import REQUIRED
-        (node,) = [n for n in ast.parse(self.template).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
+        node = self._entry_node()
         is_class = isinstance(node, ast.ClassDef)
         if is_class:
             node = next(n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
@@ -56,7 +60,9 @@ class Exercise:
     @property
     def spec(self):
         """题目写明、检查器要查的要求（可以写成 JSON 放进网页）：入口名、参数与默认值、不许用的名字。"""
-        return {"entry": self.entry, "params": [list(p) for p in self.params], "forbidden": dict(self.forbidden),
+        kind = "class" if isinstance(self._entry_node(), ast.ClassDef) else "function"
+        return {"entry": self.entry, "kind": kind, "params": [list(p) for p in self.params],
+                "forbidden": dict(self.forbidden),
                 "required": dict(self.required)}
 
     @property

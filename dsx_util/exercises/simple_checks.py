@@ -359,7 +359,8 @@ _PRE_CODES = {
     "post_ln_order": "你写的是后置归一化（Post-LN）：先加残差再归一化。前置归一化要在进入子层之前归一化。",
     "missing_residual": "缺少残差连接：子层的输出要加回到进入这个子层之前的 x 上。",
     "residual_after_norm": "残差加在了归一化之后的张量上：残差连接应当绕过层归一化，加回未归一化的 x。",
-    "swapped_norms": "两个层归一化用反了：norm1 属于注意力子层，norm2 属于前馈子层。",
+    "swapped_norms": "norm1 和 norm2 用反了：norm1 属于注意力子层（先用），norm2 属于前馈子层（后用）。",
+    "norm_reused": "两个子层用了同一个层归一化（都是 {which}）：norm1 给注意力子层，norm2 给前馈子层，各有各的参数。",
     "swapped_sublayers": "两个子层的顺序反了：先注意力 att，再前馈网络 ff。",
 }
 
@@ -367,48 +368,99 @@ _POST_CODES = {
     "pre_ln_order": "你写的是前置归一化（Pre-LN）：后置归一化要先把子层输出加回残差，再做层归一化。",
     "missing_residual": "缺少残差连接：子层的输出要先加回该子层的输入，再归一化。",
     "norm_before_add": "层归一化只作用在了子层输出上：后置归一化归一化的是“输入 + 子层输出”的和。",
-    "swapped_norms": "两个层归一化用反了：norm1 属于注意力子层，norm2 属于前馈子层。",
+    "swapped_norms": "norm1 和 norm2 用反了：norm1 接在注意力子层的残差之后，norm2 接在前馈子层的残差之后。",
+    "norm_reused": "两个子层用了同一个层归一化（都是 {which}）：norm1 接在注意力子层之后，norm2 接在前馈子层之后。",
     "swapped_sublayers": "两个子层的顺序反了：先注意力 att，再前馈网络 ff。",
 }
 
 
-def _block_cases(reference, variants):
-    cases = []
+def _block(x, a, f, n1, n2, order="pre", norms="ok", sub="ok", residual="ok"):
+    """一种（可能接错的）Transformer 块。norms："ok"、"swapped"（两个对调）、"n1"/"n2"（两处都用同一个）。"""
+    na, nf = {"ok": (n1, n2), "swapped": (n2, n1), "n1": (n1, n1), "n2": (n2, n2)}[norms]
+    sa, sf = (a, f) if sub == "ok" else (f, a)
+    if order == "pre":
+        if residual == "missing":
+            return sf(nf(sa(na(x))))
+        if residual == "after_norm":
+            h = na(x) + sa(na(x))
+            return nf(h) + sf(nf(h))
+        h = x + sa(na(x))
+        return h + sf(nf(h))
+    if residual == "missing":
+        return nf(sf(na(sa(x))))
+    if residual == "after_norm":
+        h = x + na(sa(x))
+        return h + nf(sf(h))
+    h = na(x + sa(x))
+    return nf(h + sf(h))
+
+
+_BLOCK_FLAGS = {"order": None, "norms": ["ok", "swapped", "n1", "n2"], "sub": ["ok", "swapped"],
+                "residual": ["ok", "missing", "after_norm"]}
+
+
+def _block_variants(parts, order):
+    """[(代码元组, 接法, 输出)]：一处或两处接错的所有组合（正确的块不在里面），错得少的在前。"""
+    import itertools
+    torch = _torch()
+    other = "post" if order == "pre" else "pre"
+    flags = dict(_BLOCK_FLAGS, order=[order, other])
+    names = {("order", other): f"{other}_ln_order", ("norms", "swapped"): "swapped_norms",
+             ("norms", "n1"): "norm_reused", ("norms", "n2"): "norm_reused", ("sub", "swapped"): "swapped_sublayers",
+             ("residual", "missing"): "missing_residual",
+             ("residual", "after_norm"): "residual_after_norm" if order == "pre" else "norm_before_add"}
+    out = []
+    with torch.no_grad():
+        for k in (1, 2):
+            for chosen in itertools.combinations(flags, k):
+                for values in itertools.product(*[flags[c][1:] for c in chosen]):
+                    setting = dict(zip(chosen, values))
+                    codes = tuple(names[(c, v)] for c, v in setting.items())
+                    if setting.get("order") == other and "residual" in setting:
+                        continue   # 写成另一种块时，“残差加在哪里”的说法对不上
+                    out.append((codes, setting, _block(*parts, **dict({"order": order}, **setting))))
+    return out
+
+
+def _check_block(exercise, fn, order, codes_table):
+    torch = _torch()
     for seed in (0, 1):
         parts = _block_parts(seed)
-        torch = _torch()
         with torch.no_grad():
-            expected = reference(*parts)
-            wrong = {code: f(*parts) for code, f in variants.items()}
+            expected = _block(*parts, order=order)
         x, *modules = parts
-        cases.append(("", (x.clone(), *modules), {}, expected, wrong))
-    return cases
+        value, failure = _call(fn, x.clone(), *modules)
+        if failure is None:
+            failure = _judge_tensor(value, expected, {}, codes_table)
+        if failure is None:
+            continue
+        if failure[0] != "wrong_output":
+            return finish(exercise, [failure])
+        for codes, setting, wrong in _block_variants(parts, order):
+            if _close(value, wrong, 1e-4, 1e-4):
+                used = setting.get("norms")
+                found = [(c, _msg(codes_table, c, which=used if used in ("n1", "n2") else "")) for c in codes]
+                if len(found) > 1:
+                    found[0] = (found[0][0], "同时有两处错误。" + found[0][1])
+                return finish(exercise, found)
+        return finish(exercise, [failure])
+    return finish(exercise, [])
 
 
 @_checker("ch01-pre-ln-block", _PRE_CODES)
 def check_pre_ln_block(fn):
-    """检查 pre_ln_block(x, att, ff, norm1, norm2)：前置归一化 Transformer 块的前向传播（不含 dropout）。"""
-    variants = {
-        "post_ln_order": _post,
-        "missing_residual": lambda x, a, f, n1, n2: f(n2(a(n1(x)))),
-        "residual_after_norm": lambda x, a, f, n1, n2: (lambda h: n2(h) + f(n2(h)))(n1(x) + a(n1(x))),
-        "swapped_norms": lambda x, a, f, n1, n2: _pre(x, a, f, n2, n1),
-        "swapped_sublayers": lambda x, a, f, n1, n2: _pre(x, f, a, n1, n2),
-    }
-    return _run_cases(check_pre_ln_block.exercise, fn, _block_cases(_pre, variants), _PRE_CODES)
+    """检查 pre_ln_block(x, att, ff, norm1, norm2)：前置归一化 Transformer 块的前向传播（不含 dropout）。
+
+    与正确结果不同时，和一处或两处接错（写成后置、两个层归一化对调或重复用一个、子层对调、残差缺失或加错地方）
+    的组合比较，说出是哪几处。
+    """
+    return _check_block(check_pre_ln_block.exercise, fn, "pre", _PRE_CODES)
 
 
 @_checker("ch09-post-ln-block", _POST_CODES)
 def check_post_ln_block(fn):
     """检查 post_ln_block(x, att, ff, norm1, norm2)：后置归一化 Transformer 块的前向传播（不含 dropout）。"""
-    variants = {
-        "pre_ln_order": _pre,
-        "missing_residual": lambda x, a, f, n1, n2: n2(f(n1(a(x)))),
-        "norm_before_add": lambda x, a, f, n1, n2: (lambda h: h + n2(f(h)))(x + n1(a(x))),
-        "swapped_norms": lambda x, a, f, n1, n2: _post(x, a, f, n2, n1),
-        "swapped_sublayers": lambda x, a, f, n1, n2: _post(x, f, a, n1, n2),
-    }
-    return _run_cases(check_post_ln_block.exercise, fn, _block_cases(_post, variants), _POST_CODES)
+    return _check_block(check_post_ln_block.exercise, fn, "post", _POST_CODES)
 
 
 # ---------------------------------------------------------------- 第 2 章：为什么需要归一化
@@ -1067,6 +1119,8 @@ _STABLE_CODES = {
     "unbiased_var": "你用了无偏方差（除以 H−1）：层归一化用有偏方差（除以 H）。",
     "wrong_dtype": "输入是 float32，你返回的是 {dtype}：请保持 float32，不要靠换成更高精度来绕过问题。",
     "no_centering": "没有减去均值：式 (4.3) 的分子是 x − μ。",
+    "eps_ignored": "eps={eps} 时结果和 eps=1e-5 时一样：请用参数 eps，不要写死。",
+    "eps_misplaced": "eps={eps} 时结果不对：ε 要加在方差上、再开平方（√(σ² + ε)），不要漏掉或加在根号外面。",
 }
 
 
@@ -1075,25 +1129,30 @@ def check_stable_layer_norm(fn):
     """检查 stable_normalize(x, eps)：float32 下对最后一维标准化，均值约 10⁴ 的行也要算对。"""
     torch = _torch()
     exercise = check_stable_layer_norm.exercise
-    eps = 1e-5
 
-    def reference(x, unbiased=False):
+    def reference(x, unbiased=False, eps=1e-5, outside=False):
         x64 = x.double()
-        return ((x64 - x64.mean(-1, keepdim=True)) /
-                (x64.var(-1, keepdim=True, unbiased=unbiased) + eps).sqrt()).float()
+        var = x64.var(-1, keepdim=True, unbiased=unbiased)
+        return ((x64 - x64.mean(-1, keepdim=True)) / (var.sqrt() + eps if outside else (var + eps).sqrt())).float()
     small = _randn(0, 4, 64) * 2 + 1
     big = _randn(1, 4, 768) + 1e4
-    for label, x, tol in (("普通输入：", small, 1e-3), ("均值约 1e4 的输入：", big, 2e-2)):
+    narrow = _randn(2, 3, 16) * 0.3 + 2.0   # 方差与 ε 同量级：ε 用没用、加在哪里，结果差得很明显
+    for label, x, tol, eps in (("普通输入：", small, 1e-3, 1e-5), ("均值约 1e4 的输入：", big, 2e-2, 1e-5),
+                               ("eps=0.5 时：", narrow, 1e-3, 0.5)):
         value, failure = _call(fn, x.clone(), eps=eps)
         if failure is None and isinstance(value, torch.Tensor) and value.dtype != torch.float32:
             failure = ("wrong_dtype", _msg(_STABLE_CODES, "wrong_dtype", dtype=str(value.dtype).replace("torch.", "")))
         if failure is None:
-            wrong = {"unbiased_var": reference(x, unbiased=True),
+            wrong = {"unbiased_var": reference(x, unbiased=True, eps=eps),
                      "no_centering": (x.double() / (x.double().var(-1, keepdim=True, unbiased=False) + eps).sqrt()).float()}
-            failure = _judge_tensor(value, reference(x), wrong, _STABLE_CODES, label=label, atol=tol, rtol=tol,
+            if eps != 1e-5:
+                wrong.update({"eps_ignored": reference(x), "eps_misplaced": reference(x, eps=eps, outside=True),
+                              "eps_misplaced#none": reference(x, eps=0.0)})
+            failure = _judge_tensor(value, reference(x, eps=eps), wrong, _STABLE_CODES, label=label, atol=tol, rtol=tol,
+                                    fields={"eps": eps},
                                     nan_code="single_pass_variance" if x is big else "nan_output")
             if failure is not None and x is big and failure[0] in ("wrong_output", "single_pass_variance"):
-                diff = _max_diff(torch.nan_to_num(value.detach(), nan=1e30), reference(x))
+                diff = _max_diff(torch.nan_to_num(value.detach(), nan=1e30), reference(x, eps=eps))
                 failure = ("single_pass_variance", _msg(_STABLE_CODES, "single_pass_variance", diff=diff))
         if failure is not None:
             return finish(exercise, [failure])
