@@ -119,7 +119,7 @@ def test_generic_failures(code, monkeypatch):
     assert result["codes"] == [code] and result["passed"] is False
     assert all("\u4e00" <= ch <= "\u9fff" or ch in "εμσγβ" for ch in result["messages"][0]
                if ch.isalpha() and not ch.isascii())
-    assert any("\u4e00" <= ch <= "\u9fff" for ch in result["messages"][0].split("Python 的原话")[0])   # 先说中文
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in result["messages"][0].split("Python 的报错是")[0])   # 先说中文
 
 
 def test_timeout_restores_tracing_and_catches_loops_that_swallow_exceptions(monkeypatch):

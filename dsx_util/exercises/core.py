@@ -379,8 +379,6 @@ _ERRORS = [
      "两个张量的 dtype 不同：用 .to(x.dtype) 统一"),
     ("is not callable",
      "你把一个不是函数的东西当函数调用了：检查括号和变量名（例如把张量当成了方法）"),
-    ("has no attribute",
-     "这个对象没有你用的属性或方法：检查拼写，以及它是张量、列表还是模块"),
     ("unsupported operand type",
      "这两个值不能做这种运算：检查它们的类型（例如列表不能直接和数相乘再相加）"),
     ("division by zero",
@@ -415,5 +413,5 @@ def error_text(exc, where=""):
     said = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
     why = explain_error(exc)
     if why:
-        return f"{why}{where}。（Python 的原话：{said}）"
+        return f"{why}{where}。Python 的报错是 {said}"
     return f"{said}{where}"
