@@ -106,6 +106,13 @@ def _operators(node, defaults):
             new = copy.deepcopy(node)
             new.args[0], new.args[i] = new.args[i], new.args[0]
             out.append(("zip 的参数对调", new))
+    if isinstance(node, ast.Call) and len(node.args) >= 2 and not (isinstance(node.func, ast.Name) and node.func.id == "zip"):
+        new = copy.deepcopy(node)
+        new.args[0], new.args[1] = new.args[1], new.args[0]
+        out.append(("位置参数对调", new))
+    if isinstance(node, ast.Tuple) and len(node.elts) >= 2 and all(isinstance(e, ast.Constant) for e in node.elts):
+        for i in range(len(node.elts)):   # 形状里漏掉一维（例如 keepdim 留下的 1）
+            out.append(("形状少一维", ast.Tuple(node.elts[:i] + node.elts[i + 1:], node.ctx)))
     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in ("norm1", "norm2", "att", "ff"):
         other = {"norm1": "norm2", "norm2": "norm1", "att": "ff", "ff": "att"}[node.id]
         out.append((f"{node.id}→{other}", ast.Name(other, ast.Load())))

@@ -192,7 +192,7 @@ def exception_sentence(exc: BaseException) -> str:
     why = explain_error(exc)
     if why:   # 认识的报错：先用中文说原因和改法，再附 Python 的原话
         at = f"你的代码{_frame_text(where)}出错" if where is not None else "运行你的代码时出错"
-        return f"{at}：{why}。Python 的报错是 {said}"
+        return f"{at}：{why}{'' if why.endswith('？') else '。'}Python 的报错是 {said}"
     if where is None:
         return f"运行你的代码时出错，Python 的报错是 {said}"
     return f"你的代码{_frame_text(where)}出错，Python 的报错是 {said}"

@@ -413,5 +413,5 @@ def error_text(exc, where=""):
     said = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
     why = explain_error(exc)
     if why:
-        return f"{why}{where}。Python 的报错是 {said}"
+        return f"{why}{where}{'' if why.endswith('？') else '。'}Python 的报错是 {said}"
     return f"{said}{where}"
