@@ -322,6 +322,8 @@ def names_used(obj):
     names = set()
     for code in _code_objects(obj, set()):
         names.update(code.co_names)
+        # __import__("torch")、importlib.import_module("numpy") 这样用字符串写出的模块名也算
+        names.update(c for c in code.co_consts if isinstance(c, str) and c.isidentifier())
     return names
 
 

@@ -374,29 +374,27 @@ _POST_CODES = {
 }
 
 
-def _block(x, a, f, n1, n2, order="pre", norms="ok", sub="ok", residual="ok"):
+def _sublayer(h, layer, norm, order, residual):
+    """一个子层（可能接错）：前置归一化 h + layer(norm(h))，后置归一化 norm(h + layer(h))。"""
+    if order == "pre":
+        if residual == "missing":
+            return layer(norm(h))
+        if residual == "after_norm":
+            return norm(h) + layer(norm(h))
+        return h + layer(norm(h))
+    if residual == "missing":
+        return norm(layer(h))
+    if residual == "after_norm":
+        return h + norm(layer(h))
+    return norm(h + layer(h))
+
+
+def _block(x, a, f, n1, n2, order="pre", order1=None, order2=None, norms="ok", sub="ok", res1="ok", res2="ok"):
     """一种（可能接错的）Transformer 块。norms："ok"、"swapped"（两个对调）、"n1"/"n2"（两处都用同一个）。"""
     na, nf = {"ok": (n1, n2), "swapped": (n2, n1), "n1": (n1, n1), "n2": (n2, n2)}[norms]
     sa, sf = (a, f) if sub == "ok" else (f, a)
-    if order == "pre":
-        if residual == "missing":
-            return sf(nf(sa(na(x))))
-        if residual == "after_norm":
-            h = na(x) + sa(na(x))
-            return nf(h) + sf(nf(h))
-        h = x + sa(na(x))
-        return h + sf(nf(h))
-    if residual == "missing":
-        return nf(sf(na(sa(x))))
-    if residual == "after_norm":
-        h = x + na(sa(x))
-        return h + nf(sf(h))
-    h = na(x + sa(x))
-    return nf(h + sf(h))
-
-
-_BLOCK_FLAGS = {"order": None, "norms": ["ok", "swapped", "n1", "n2"], "sub": ["ok", "swapped"],
-                "residual": ["ok", "missing", "after_norm"]}
+    h = _sublayer(x, sa, na, order1 or order, res1)
+    return _sublayer(h, sf, nf, order2 or order, res2)
 
 
 def _block_variants(parts, order):
@@ -404,22 +402,31 @@ def _block_variants(parts, order):
     import itertools
     torch = _torch()
     other = "post" if order == "pre" else "pre"
-    flags = dict(_BLOCK_FLAGS, order=[order, other])
-    names = {("order", other): f"{other}_ln_order", ("norms", "swapped"): "swapped_norms",
+    flags = {"order": [order, other], "order1": [order, other], "order2": [order, other],
+             "norms": ["ok", "swapped", "n1", "n2"], "sub": ["ok", "swapped"],
+             "res1": ["ok", "missing", "after_norm"], "res2": ["ok", "missing", "after_norm"]}
+    after = "residual_after_norm" if order == "pre" else "norm_before_add"
+    names = {("order", other): f"{other}_ln_order", ("order1", other): f"{other}_ln_order",
+             ("order2", other): f"{other}_ln_order", ("norms", "swapped"): "swapped_norms",
              ("norms", "n1"): "norm_reused", ("norms", "n2"): "norm_reused", ("sub", "swapped"): "swapped_sublayers",
-             ("residual", "missing"): "missing_residual",
-             ("residual", "after_norm"): "residual_after_norm" if order == "pre" else "norm_before_add"}
+             ("res1", "missing"): "missing_residual", ("res2", "missing"): "missing_residual",
+             ("res1", "after_norm"): after, ("res2", "after_norm"): after}
     out = []
     with torch.no_grad():
-        for k in (1, 2):
-            for chosen in itertools.combinations(flags, k):
-                for values in itertools.product(*[flags[c][1:] for c in chosen]):
-                    setting = dict(zip(chosen, values))
-                    codes = tuple(names[(c, v)] for c, v in setting.items())
-                    if setting.get("order") == other and "residual" in setting:
-                        continue   # 写成另一种块时，“残差加在哪里”的说法对不上
-                    out.append((codes, setting, _block(*parts, **dict({"order": order}, **setting))))
+        # 两个子层同时缺残差（或都加错地方）算一处错误
+        both = [({"res1": r, "res2": r}, (names[("res1", r)],)) for r in ("missing", "after_norm")]
+        singles = [({c: v}, (names[(c, v)],)) for c in flags for v in flags[c][1:]]
+        for setting, codes in singles[:1] + both + singles[1:]:
+            out.append((codes, setting, _block(*parts, **dict({"order": order}, **setting))))
+        for (s1, c1), (s2, c2) in itertools.combinations(singles, 2):
+            if set(s1) & set(s2) or c1 == c2 or ("order" in s1 and ("order1" in s2 or "order2" in s2)):
+                continue
+            setting = dict(s1, **s2)
+            out.append((c1 + c2, setting, _block(*parts, **dict({"order": order}, **setting))))
     return out
+
+
+_WHERE = {"res1": "注意力子层", "res2": "前馈子层", "order1": "注意力子层", "order2": "前馈子层"}
 
 
 def _check_block(exercise, fn, order, codes_table):
@@ -438,8 +445,11 @@ def _check_block(exercise, fn, order, codes_table):
             return finish(exercise, [failure])
         for codes, setting, wrong in _block_variants(parts, order):
             if _close(value, wrong, 1e-4, 1e-4):
-                used = setting.get("norms")
-                found = [(c, _msg(codes_table, c, which=used if used in ("n1", "n2") else "")) for c in codes]
+                used = {"n1": "norm1", "n2": "norm2"}.get(setting.get("norms"), "")
+                where = "、".join(_WHERE[k] for k in setting if k in _WHERE)
+                found = [(c, _msg(codes_table, c, which=used)) for c in codes]
+                if where and len(set(setting) & {"res1", "res2"}) < 2:
+                    found[0] = (found[0][0], f"{where}：" + found[0][1])
                 if len(found) > 1:
                     found[0] = (found[0][0], "同时有两处错误。" + found[0][1])
                 return finish(exercise, found)
