@@ -46,11 +46,14 @@ def _validate(title, field_names, rows, digits):
 class Table:
     """一张已经格式化好的表格；同时提供文本（终端）和 HTML（笔记本、书）两种显示方式。"""
 
-    def __init__(self, title, field_names, rows, digits=4):
+    def __init__(self, title, field_names, rows, digits=4, show_headers=True):
         _validate(title, field_names, rows, digits)
+        if not isinstance(show_headers, bool):
+            raise ValueError(f"show_headers 应为 True 或 False（是否显示表头），收到的是 {show_headers!r}。")
         self.title = "" if title is None else str(title)
         self.field_names = [str(f) for f in field_names]
         self.rows = [[format_value(v, digits) for v in row] for row in rows]
+        self.show_headers = show_headers
 
     def to_text(self):
         from prettytable import PrettyTable
@@ -64,6 +67,7 @@ class Table:
             names.append(name)
         table.field_names = names
         table.add_rows(self.rows)
+        table.header = self.show_headers
         if self.title:
             table.title = self.title
         return table.get_string()
@@ -73,8 +77,9 @@ class Table:
         head = "".join(f"<th>{esc(f)}</th>" for f in self.field_names)
         body = "".join("<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>" for row in self.rows)
         caption = f"<caption>{esc(self.title)}</caption>" if self.title else ""
+        thead = f"<thead><tr>{head}</tr></thead>" if self.show_headers else ""
         return (f'<table class="dsx-table docutils align-default">{caption}'
-                f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+                f"{thead}<tbody>{body}</tbody></table>")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         return {"text/plain": self.to_text(), "text/html": self.to_html()}
@@ -83,13 +88,22 @@ class Table:
         return self.to_text()
 
 
-def print_table(title, field_names, rows, digits=4):
+_MISSING = object()
+
+
+def print_table(title, field_names, rows=_MISSING, digits=4, show_headers=True, *, data=_MISSING):
     """显示一张表格：终端里是对齐的文本表格（中文按双倍宽度对齐），笔记本和书里是 HTML 表格。
 
     title：表格标题；field_names：表头列表；rows：行的列表，每行长度必须与表头相同。
+    也可以像《动手学大语言模型》的 dsxllm.util.print_table 那样，把行写成关键字参数 data=[...]（与 rows 二选一）。
+    show_headers=False 时不显示表头（列数仍按 field_names 计）。
     浮点数、张量与嵌套的数字列表统一保留 digits 位小数。输入有误时抛出中文 ValueError，不打印任何内容。
     """
-    table = Table(title, field_names, rows, digits)
+    if rows is not _MISSING and data is not _MISSING:
+        raise ValueError("rows 和 data 是同一个东西（表格的行），只需给出一个：例如 print_table(标题, 表头, data=[[...], ...])。")
+    if rows is _MISSING and data is _MISSING:
+        raise ValueError("没有给出表格的行：请传入 rows（第三个参数）或 data=[[...], ...]。")
+    table = Table(title, field_names, data if rows is _MISSING else rows, digits, show_headers)
     if in_notebook():
         from IPython.display import display
         display(table)

@@ -13,6 +13,8 @@ RELU = {
     "positive_changed": "def relu_list(values):\n    return [1.0 if v > 0 else 0.0 for v in values]\n",
     "not_list": "def relu_list(values):\n    return tuple(v if v > 0 else 0.0 for v in values)\n",
     "wrong_length": "def relu_list(values):\n    return [v for v in values if v > 0]\n",
+    "negative_scaled": "def relu_list(values):\n    return [v if v > 0 else 0.01 * v for v in values]\n",
+    "order_changed": "def relu_list(values):\n    return sorted(v if v > 0 else 0.0 for v in values)\n",
 }
 
 _LN = '''import math
@@ -58,10 +60,13 @@ def layer_norm_rows(rows, gamma, beta, eps=1e-5):
 
 _MV = "def mean_var_list(values, unbiased=False):\n    m = sum(values) / len(values)\n    s = sum((v - m) ** 2 for v in values)\n    return m, {var}\n"
 MEAN_VAR_LIST = {
-    "biased_var": _MV.format(var="s / len(values)"),
+    "unbiased_ignored": _MV.format(var="s / len(values)"),
     "unbiased_var": _MV.format(var="s / (len(values) - 1)"),
     "returned_std": _MV.format(var="(s / (len(values) - 1 if unbiased else len(values))) ** 0.5"),
-    "wrong_mean": "def mean_var_list(values, unbiased=False):\n    return sum(values), 0.0\n",
+    "wrong_mean": ("def mean_var_list(values, unbiased=False):\n    h = len(values)\n    m = sum(values) / h\n"
+                   "    s = sum((v - m) ** 2 for v in values)\n    return sum(values) / (h - 1), s / (h - 1 if unbiased else h)\n"),
+    "swapped_order": _MV.format(var="s / (len(values) - 1 if unbiased else len(values))").replace("return m, ", "return ")
+    .replace("\n", "\n", 1).rstrip("\n") + ", m\n",
     "not_pair": "def mean_var_list(values, unbiased=False):\n    return sum(values) / len(values)\n",
 }
 
@@ -75,7 +80,18 @@ def batch_norm_lists(x, eps=1e-5):
         return [{num} / math.sqrt(var + eps) for v in vals]
     {body}
 '''
+_BN_COLS = "return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]"
+
+
+def _bn_denominator(d):
+    return _BN.format(div="len(vals)", num="(v - mu)", body=_BN_COLS).replace("math.sqrt(var + eps)", d)
+
+
 BATCH_NORM_LISTS = {
+    "eps_outside_sqrt": _bn_denominator("(math.sqrt(var) + eps)"),
+    "no_eps": _bn_denominator("math.sqrt(var)"),
+    "eps_ignored": _bn_denominator("math.sqrt(var + 1e-5)"),
+    "no_sqrt": _bn_denominator("(var + eps)"),
     "wrong_axis": _BN.format(div="len(vals)", num="(v - mu)", body="return [norm(row) for row in x]"),
     "unbiased_var": _BN.format(div="(len(vals) - 1)", num="(v - mu)",
                                body="return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]"),
@@ -95,6 +111,8 @@ def rms_norm_list(values, gamma, eps=1e-6):
     return [{y} for v, g in zip(values, gamma)]
 '''
 RMS_NORM_LIST = {
+    "no_eps": _RMS.format(d="math.sqrt(ms)", y="g * v / d"),
+    "eps_ignored": _RMS.format(d="math.sqrt(ms + 1e-6)", y="g * v / d"),
     "eps_outside_sqrt": _RMS.format(d="math.sqrt(ms) + eps", y="g * v / d"),
     "missing_sqrt": _RMS.format(d="ms + eps", y="g * v / d"),
     "no_gamma": _RMS.format(d="math.sqrt(ms + eps)", y="v / d"),
@@ -135,3 +153,77 @@ GENERIC = {
     "raised": "def {entry}(*args, **kwargs):\n    return 1 / 0\n",
     "timeout": "def {entry}(*args, **kwargs):\n    while True:\n        pass\n",
 }
+
+# 新的错误：目录里没有专门对应它们的“错误模型”，检查要靠逐步诊断（性质）或“两处典型错误的组合”认出来。
+# (练习 id, 说明, 代码, 应得到的错误代码)；CPython 与浏览器里的 Pyodide 都要得到同样的代码和说明。
+NOVEL = [
+    ("ch02-relu", "Leaky ReLU：负数乘 0.01", RELU["negative_scaled"], ["negative_scaled"]),
+    ("ch02-relu", "排序了输出", RELU["order_changed"], ["order_changed"]),
+    ("ch04-layer-norm-rows", "两处典型错误：无偏方差 + ε 在根号外",
+     _ln(div="(h - 1)", std="math.sqrt(var) + eps"), ["unbiased_var", "eps_outside_sqrt"]),
+    ("ch04-layer-norm-rows", "除以方差而不是标准差", _ln(std="(var + eps)"), ["no_sqrt"]),
+    ("ch04-layer-norm-rows", "减去的是行的中位数（第 2 个值）", _ln(y="g * (v - sorted(row)[1]) / std + b"),
+     ["row_mean_not_zero"]),
+    ("ch04-layer-norm-rows", "除以了行内最大绝对值", _ln(std="max(abs(u - mu) for u in row) + eps"),
+     ["row_variance_not_one"]),
+    ("ch04-layer-norm-rows", "β 只加到第一个特征上", _ln(y="g * (v - mu) / std + (b if v is row[0] else 0.0)"),
+     ["beta_not_featurewise"]),
+    ("ch04-layer-norm-rows", "所有特征都乘 γ[0]", _ln(y="gamma[0] * (v - mu) / std + b"), ["gamma_not_featurewise"]),
+    ("ch04-layer-norm-rows", "分母多加了 0.1", _ln(std="math.sqrt(var + eps) + 0.1"),
+     ["row_variance_not_one", "not_scale_invariant"]),
+    ("ch04-layer-norm-rows", "每行都减去第一行的均值", _ln(y="g * (v - sum(rows[0]) / h) / std + b"),
+     ["row_mean_not_zero", "not_shift_invariant", "rows_mixed"]),
+    ("ch06-mean-var-list", "方差用了偏差的绝对值", _MV.format(var="sum(abs(v - m) for v in values) / len(values)"),
+     ["variance_not_quadratic"]),
+    ("ch06-mean-var-list", "方差用了 x² 的平均（没减均值）", _MV.format(var="sum(v * v for v in values) / len(values)"),
+     ["variance_of_constant_not_zero", "variance_not_shift_invariant"]),
+    ("ch06-mean-var-list", "有偏方差除以了 H+1", _MV.format(var="s / (len(values) - 1 if unbiased else len(values) + 1)"),
+     ["variance_wrong_divisor"]),
+    ("ch07-batch-norm-lists", "两处典型错误：按行归一化 + 无偏方差",
+     _BN.format(div="(len(vals) - 1)", num="(v - mu)", body="return [norm(row) for row in x]"),
+     ["wrong_axis", "unbiased_var"]),
+    ("ch07-batch-norm-lists", "每列减去第一个样本而不是均值",
+     _BN.format(div="len(vals)", num="(v - vals[0])", body="return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]"),
+     ["row_mean_not_zero"]),
+    ("ch07-batch-norm-lists", "用第一列的统计量归一化所有列", '''import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    col = [r[0] for r in x]
+    mu = sum(col) / len(col)
+    var = sum((v - mu) ** 2 for v in col) / len(col)
+    return [[(v - mu) / math.sqrt(var + eps) for v in r] for r in x]
+''', ["row_mean_not_zero", "row_variance_not_one", "not_shift_invariant", "rows_mixed"]),
+    ("ch08-rms-norm-list", "除以向量的长度 ‖x‖（最常见的均方根混淆）",
+     _RMS.format(d="math.sqrt(sum(v * v for v in values) + eps)", y="g * v / d"), ["divided_by_norm"]),
+    ("ch08-rms-norm-list", "两处典型错误：减均值 + 没乘 γ", '''import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    mu = sum(values) / len(values)
+    d = math.sqrt(sum((v - mu) ** 2 for v in values) / len(values) + eps)
+    return [(v - mu) / d for v in values]
+''', ["subtracted_mean", "no_gamma"]),
+    ("ch08-rms-norm-list", "输出整体加了 0.1", _RMS.format(d="math.sqrt(ms + eps)", y="g * v / d + 0.1"),
+     ["row_rms_not_one", "not_proportional", "gamma_not_featurewise"]),
+    ("ch07-batch-norm-lists", "分母多加了 0.1",
+     _BN.format(div="len(vals)", num="(v - mu)", body="return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]")
+     .replace("math.sqrt(var + eps)", "(math.sqrt(var + eps) + 0.1)"), ["row_variance_not_one", "not_scale_invariant"]),
+    ("ch08-rms-norm-list", "开了四次方根而不是平方根", _RMS.format(d="(ms + eps) ** 0.25", y="g * v / d"),
+     ["row_rms_not_one", "not_scale_invariant"]),
+    ("ch08-rms-norm-list", "分母用了最大绝对值", _RMS.format(d="max(abs(v) for v in values) + eps", y="g * v / d"),
+     ["row_rms_not_one"]),
+    ("ch08-rms-norm-list", "γ 加上而不是乘上", _RMS.format(d="math.sqrt(ms + eps)", y="v / d + g - 1.0"),
+     ["gamma_not_featurewise"]),
+    ("ch11-stable-var-list", "两处典型错误：无偏方差 + 开了平方根",
+     "def stable_var(values):\n    m = sum(values) / len(values)\n"
+     "    return (sum((v - m) ** 2 for v in values) / (len(values) - 1)) ** 0.5\n", ["unbiased_var", "returned_std"]),
+    ("ch11-stable-var-list", "偏差没有平方（用了绝对值）",
+     "def stable_var(values):\n    m = sum(values) / len(values)\n    return sum(abs(v - m) for v in values) / len(values)\n",
+     ["variance_not_quadratic"]),
+    ("ch11-stable-var-list", "没减均值（x² 的平均）", "def stable_var(values):\n    return sum(v * v for v in values) / len(values)\n",
+     ["variance_of_constant_not_zero", "variance_not_shift_invariant"]),
+    ("ch11-stable-var-list", "除以 H²",
+     "def stable_var(values):\n    m = sum(values) / len(values)\n    return sum((v - m) ** 2 for v in values) / len(values) ** 2\n",
+     ["variance_wrong_divisor"]),
+]

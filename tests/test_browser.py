@@ -111,14 +111,14 @@ def test_chinese_search_finds_words(open_page, word):
 
 
 def test_solution_is_folded_until_opened(open_page):
-    """练习的参考答案在网页上默认折叠；点开之后才能看到参考代码。"""
+    """练习的参考答案在网页上默认折叠（show_solution 的输出本身是收起的 <details>）；点开之后才能看到参考代码。"""
     page = open_page("book/ch05_implement_layernorm.html")
     solution = page.locator("div.cell.tag_exercise-solution", has_text='"ch05-layer-norm"')
-    output = solution.locator(".cell_output")
+    output = solution.locator(".cell_output details.dsx-solution pre")
     assert output.count() == 1 and not output.is_visible(), "参考答案应当默认折叠"
-    solution.locator("details.hide > summary").first.click()
+    solution.locator("details.dsx-solution > summary").first.click()
     output.wait_for(state="visible")
-    text = output.inner_text()
+    text = solution.locator(".cell_output").inner_text()
     assert "参考答案" in text and "class MyLayerNorm" in text and "def forward" in text, text[:200]
     assert page.console_errors == []
 

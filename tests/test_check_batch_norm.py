@@ -9,11 +9,18 @@ from dsx_util.exercises.batchnorm_check import BATCH_NORM_CODES, check_batch_nor
 
 
 class GoodBN(nn.Module):
+    """正确的基准实现（题目要求的 weight、bias 与两个缓冲区）；有错的版本改写 core、batch_stats 或 update。"""
+
     def __init__(self, num_features, eps=1e-5, momentum=0.1):
         super().__init__()
         self.eps, self.momentum = eps, momentum
+        self.weight = nn.Parameter(torch.ones(num_features))
+        self.bias = nn.Parameter(torch.zeros(num_features))
         self.register_buffer("running_mean", torch.zeros(num_features))
         self.register_buffer("running_var", torch.ones(num_features))
+
+    def forward(self, x):
+        return self.weight * self.core(x) + self.bias
 
     def batch_stats(self, x):
         return x.mean(dim=0), x.var(dim=0, unbiased=False)
@@ -24,7 +31,7 @@ class GoodBN(nn.Module):
             self.running_mean.mul_(1 - m).add_(m * mean)
             self.running_var.mul_(1 - m).add_(m * x.var(dim=0, unbiased=True))
 
-    def forward(self, x):
+    def core(self, x):
         if self.training:
             mean, var = self.batch_stats(x)
             self.update(mean, x)
@@ -34,7 +41,7 @@ class GoodBN(nn.Module):
 
 
 class ReassignBN(GoodBN):   # 每次重新赋值缓冲区，用 torch.var_mean
-    def forward(self, x):
+    def core(self, x):
         if self.training:
             var, mean = torch.var_mean(x, dim=0, correction=0)
             n = x.shape[0]
@@ -47,15 +54,80 @@ class ReassignBN(GoodBN):   # 每次重新赋值缓冲区，用 torch.var_mean
 
 
 class FunctionalBN(GoodBN):
-    def forward(self, x):
+    def core(self, x):
         return nn.functional.batch_norm(x, self.running_mean, self.running_var, training=self.training,
                                         momentum=self.momentum, eps=self.eps)
 
 
-@pytest.mark.parametrize("impl", [GoodBN, ReassignBN, FunctionalBN, nn.BatchNorm1d])
+@pytest.mark.parametrize("impl", [GoodBN, ReassignBN, nn.BatchNorm1d])
 def test_correct_implementations_pass(impl):
     r = check_batch_norm(impl, show=False)
     assert r.passed, r.text()
+
+
+def test_calling_the_ready_made_batch_norm_does_not_pass():
+    r = check_batch_norm(FunctionalBN, show=False)
+    assert r.codes == ["forbidden_call"] and "`batch_norm`" in r.messages[0], r.text()
+
+
+class ScaleShiftNames(GoodBN):
+    """本书层归一化的名字 scale / shift：题目要求 weight / bias（state_dict 要能与 nn.BatchNorm1d 互相加载）。"""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1):
+        super().__init__(num_features, eps, momentum)
+        self.scale, self.shift = self.weight, self.bias
+        del self.weight, self.bias
+
+    def forward(self, x):
+        return self.scale * self.core(x) + self.shift
+
+
+class PlainBuffers(GoodBN):
+    def __init__(self, num_features, eps=1e-5, momentum=0.1):
+        super().__init__(num_features, eps, momentum)
+        del self.running_mean, self.running_var
+        self.running_mean, self.running_var = torch.zeros(num_features), torch.ones(num_features)
+
+
+class EvalUpdates(GoodBN):
+    def core(self, x):
+        mean, var = self.batch_stats(x)
+        self.update(mean, x)
+        if not self.training:
+            mean, var = self.running_mean, self.running_var
+        return (x - mean) / torch.sqrt(var + self.eps)
+
+
+class EpsIgnored(GoodBN):
+    def core(self, x):
+        self.eps = 1e-5
+        return super().core(x)
+
+
+class MomentumIgnored(GoodBN):
+    def update(self, mean, x):
+        self.momentum = 0.1
+        super().update(mean, x)
+
+
+class InGraph(GoodBN):
+    def update(self, mean, x):
+        m = self.momentum
+        self.running_mean = (1 - m) * self.running_mean + m * mean
+        self.running_var = (1 - m) * self.running_var + m * x.var(dim=0, unbiased=True)
+
+
+class BadInitBias(GoodBN):
+    def __init__(self, num_features, eps=1e-5, momentum=0.1):
+        super().__init__(num_features, eps, momentum)
+        self.bias = nn.Parameter(torch.ones(num_features))
+
+
+class PlainWeight(GoodBN):
+    def __init__(self, num_features, eps=1e-5, momentum=0.1):
+        super().__init__(num_features, eps, momentum)
+        del self.weight
+        self.weight = torch.ones(num_features)
 
 
 class WrongAxis(GoodBN):
@@ -93,7 +165,7 @@ class WrongMomentum(GoodBN):
 
 
 class EvalBatch(GoodBN):
-    def forward(self, x):
+    def core(self, x):
         mean, var = self.batch_stats(x)
         if self.training:
             self.update(mean, x)
@@ -113,18 +185,18 @@ class EpsTooBig(GoodBN):
 
 
 class Raises(GoodBN):
-    def forward(self, x):
-        return super().forward(x.T)
+    def core(self, x):
+        return super().core(x.T)
 
 
 class Loops(GoodBN):
-    def forward(self, x):
+    def core(self, x):
         while True:
             pass
 
 
 class Template(GoodBN):
-    def forward(self, x):
+    def core(self, x):
         raise NotImplementedError("请在这里写你的代码")
 
 
@@ -140,6 +212,14 @@ FAULTY = {
     "raised": Raises,
     "timeout": Loops,
     "not_done": Template,
+    "wrong_param_names": ScaleShiftNames,
+    "buffers_not_registered": PlainBuffers,
+    "eval_updates_running": EvalUpdates,
+    "eps_ignored": EpsIgnored,
+    "momentum_ignored": MomentumIgnored,
+    "running_stats_in_graph": InGraph,
+    "wrong_init": BadInitBias,
+    "not_parameters": PlainWeight,
 }
 
 
@@ -169,25 +249,15 @@ def test_missing_buffers_are_reported():
     assert r.codes == ["no_running_update"] and "running_mean" in r.messages[0]
 
 
-class AffineBN(GoodBN):
-    """带可学习 weight、bias 的版本（与 nn.BatchNorm1d 一样）；检查器会把它们设成别的值。"""
-
-    def __init__(self, num_features, eps=1e-5, momentum=0.1):
-        super().__init__(num_features, eps, momentum)
-        self.weight = nn.Parameter(torch.ones(num_features))
-        self.bias = nn.Parameter(torch.zeros(num_features))
-
-    def forward(self, x):
-        return self.weight * super().forward(x) + self.bias
+AffineBN = GoodBN   # 题目要求 weight、bias：基准实现本身就带着它们；检查器会把它们设成别的值
 
 
 class AffineUnused(AffineBN):
     def forward(self, x):
-        return GoodBN.forward(self, x)
+        return self.core(x)
 
 
-class AffineUnbiased(AffineBN, UnbiasedNormalize):
-    pass
+AffineUnbiased = UnbiasedNormalize
 
 
 def test_weight_and_bias_are_checked_when_present():

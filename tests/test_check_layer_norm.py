@@ -55,11 +55,38 @@ def book_layer_norm(emb_dim):
     return LayerNorm(emb_dim)
 
 
-@pytest.mark.parametrize("impl", [GoodLN, VarMeanLN, SumsLN, FunctionalLN, book_layer_norm])
+@pytest.mark.parametrize("impl", [GoodLN, VarMeanLN, SumsLN, __import__("dsx_util").LayerNorm])
 def test_correct_implementations_pass(impl):
     result = check_layer_norm(impl, show=False)
     assert result.passed, result.text()
     assert result.codes == [] and bool(result)
+
+
+@pytest.mark.parametrize("impl, name", [(FunctionalLN, "layer_norm"), (book_layer_norm, "LayerNorm")])
+def test_calling_a_ready_made_layer_norm_does_not_pass(impl, name):
+    """题目：不要调用 PyTorch 现成的层归一化。输出虽然对，也不通过，说明里点出用到的名字。"""
+    result = check_layer_norm(impl, show=False)
+    assert result.codes == ["forbidden_call"], result.text()
+    assert f"`{name}`" in result.messages[0] and "现成的层归一化" in result.messages[0]
+
+
+class EpsIgnored(GoodLN):
+    """构造函数收下了 eps，forward 里却写死 1e-5（默认值下完全正确，换一个 eps 才看得出）。"""
+
+    def normalize(self, x, mean, var):
+        return (x - mean) / torch.sqrt(var + 1e-5)
+
+
+class NoEpsParameter(GoodLN):
+    def __init__(self, emb_dim):
+        super().__init__(emb_dim)
+
+
+def test_constructor_eps_is_used_and_is_in_the_signature():
+    r = check_layer_norm(EpsIgnored, show=False)
+    assert r.codes == ["eps_ignored"] and "eps=0.5" in r.messages[0] and "self.eps" in r.messages[0], r.text()
+    r = check_layer_norm(NoEpsParameter, show=False)
+    assert r.codes == ["wrong_signature"] and "eps=1e-05" in r.messages[0], r.text()
 
 
 # ---- 有错的实现：每个只犯一种错误 ----
@@ -95,22 +122,22 @@ class SinglePass(GoodLN):
 
 
 class PlainTensors(GoodLN):
-    def __init__(self, emb_dim):
-        super().__init__(emb_dim)
+    def __init__(self, emb_dim, eps=1e-5):
+        super().__init__(emb_dim, eps)
         del self.scale, self.shift
         self.scale = torch.ones(emb_dim)
         self.shift = torch.zeros(emb_dim)
 
 
 class ZeroScale(GoodLN):
-    def __init__(self, emb_dim):
-        super().__init__(emb_dim)
+    def __init__(self, emb_dim, eps=1e-5):
+        super().__init__(emb_dim, eps)
         self.scale = nn.Parameter(torch.zeros(emb_dim))
 
 
 class RowParam(GoodLN):
-    def __init__(self, emb_dim):
-        super().__init__(emb_dim)
+    def __init__(self, emb_dim, eps=1e-5):
+        super().__init__(emb_dim, eps)
         self.scale = nn.Parameter(torch.ones(1, emb_dim))
 
 
@@ -182,6 +209,7 @@ FAULTY = {
     "raised": Raises,
     "timeout": Loops,
     "not_done": Template,
+    "eps_ignored": EpsIgnored,
 }
 
 
@@ -242,14 +270,14 @@ def test_factory_functions_and_other_dims_are_accepted():
 
 # ---- 同一种错误的其他写法，也应得到同一个代码 ----
 class ShiftOnes(GoodLN):
-    def __init__(self, emb_dim):
-        super().__init__(emb_dim)
+    def __init__(self, emb_dim, eps=1e-5):
+        super().__init__(emb_dim, eps)
         self.shift = nn.Parameter(torch.ones(emb_dim))
 
 
 class FrozenScale(GoodLN):
-    def __init__(self, emb_dim):
-        super().__init__(emb_dim)
+    def __init__(self, emb_dim, eps=1e-5):
+        super().__init__(emb_dim, eps)
         self.scale.requires_grad_(False)
 
 

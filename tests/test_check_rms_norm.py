@@ -37,10 +37,37 @@ def book_rms_norm(emb_dim):
     return RMSNorm(emb_dim)
 
 
-@pytest.mark.parametrize("impl", [GoodRMS, RsqrtRMS, NormRMS, book_rms_norm])
+@pytest.mark.parametrize("impl", [GoodRMS, RsqrtRMS, NormRMS, __import__("dsx_util").RMSNorm])
 def test_correct_implementations_pass(impl):
     r = check_rms_norm(impl, show=False)
     assert r.passed, r.text()
+
+
+class UsesTorchRMSNorm(GoodRMS):
+    def forward(self, x):
+        return nn.functional.rms_norm(x, self.scale.shape, self.scale, self.eps)
+
+
+@pytest.mark.parametrize("impl, name", [(book_rms_norm, "RMSNorm"), (UsesTorchRMSNorm, "rms_norm")])
+def test_calling_a_ready_made_rms_norm_does_not_pass(impl, name):
+    r = check_rms_norm(impl, show=False)
+    assert r.codes == ["forbidden_call"] and f"`{name}`" in r.messages[0], r.text()
+
+
+class EpsIgnored(GoodRMS):
+    def denom(self, x):
+        return torch.sqrt(x.pow(2).mean(dim=-1, keepdim=True) + 1e-6)
+
+
+class WithShift(GoodRMS):
+    """多了平移参数 β（初始全 0，默认情况下输出完全正确）。"""
+
+    def __init__(self, emb_dim, eps=1e-6):
+        super().__init__(emb_dim, eps)
+        self.shift = nn.Parameter(torch.zeros(emb_dim))
+
+    def forward(self, x):
+        return super().forward(x) + self.shift
 
 
 class SubtractsMean(GoodRMS):
@@ -70,21 +97,21 @@ class WrongDim(GoodRMS):
 
 
 class Plain(GoodRMS):
-    def __init__(self, emb_dim):
-        super().__init__(emb_dim)
+    def __init__(self, emb_dim, eps=1e-6):
+        super().__init__(emb_dim, eps)
         del self.scale
         self.scale = torch.ones(emb_dim)
 
 
 class ZeroInit(GoodRMS):
-    def __init__(self, emb_dim):
-        super().__init__(emb_dim)
+    def __init__(self, emb_dim, eps=1e-6):
+        super().__init__(emb_dim, eps)
         self.scale = nn.Parameter(torch.zeros(emb_dim))
 
 
 class ScalarScale(GoodRMS):
-    def __init__(self, emb_dim):
-        super().__init__(emb_dim)
+    def __init__(self, emb_dim, eps=1e-6):
+        super().__init__(emb_dim, eps)
         self.scale = nn.Parameter(torch.tensor(1.0))
 
 
@@ -130,6 +157,8 @@ FAULTY = {
     "raised": Raises,
     "timeout": Loops,
     "not_done": Template,
+    "eps_ignored": EpsIgnored,
+    "extra_parameters": WithShift,
 }
 
 

@@ -125,6 +125,8 @@ class Base(nn.Module):
         super().__init__()
         self.scale = nn.Parameter(torch.ones(d))
         self.shift = nn.Parameter(torch.zeros(d))
+        self.weight = nn.Parameter(torch.ones(d))
+        self.bias = nn.Parameter(torch.zeros(d))
         self.register_buffer("running_mean", torch.zeros(d))
         self.register_buffer("running_var", torch.ones(d))
 
@@ -143,10 +145,11 @@ BEHAVIOURS = {
     "list": (lambda x: x.tolist(), "wrong_shape_or_dtype", "list"),
     "shape": (lambda x: x.reshape(-1), "wrong_shape_or_dtype", "形状"),
 }
+# 用工厂函数传入（检查器也接受 lambda d: ...）：这里只看健壮性，不比较构造函数的签名
 CHECKERS = {
-    "layer_norm": lambda f, **kw: check_layer_norm(module_returning(f), **kw),
-    "rms_norm": lambda f, **kw: check_rms_norm(module_returning(f), **kw),
-    "batch_norm": lambda f, **kw: check_batch_norm(module_returning(f), **kw),
+    "layer_norm": lambda f, **kw: check_layer_norm(lambda d: module_returning(f)(d), **kw),
+    "rms_norm": lambda f, **kw: check_rms_norm(lambda d: module_returning(f)(d), **kw),
+    "batch_norm": lambda f, **kw: check_batch_norm(lambda d: module_returning(f)(d), **kw),
     "mean_var": lambda f, **kw: check_mean_var(
         lambda x: (f(x.mean(-1, keepdim=True)), f(x.var(-1, keepdim=True, unbiased=False))), **kw),
 }

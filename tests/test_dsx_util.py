@@ -121,6 +121,43 @@ def test_print_table_bad_input_prints_nothing(capsys, field_names, rows, match):
     assert capsys.readouterr().out == ""
 
 
+def test_dsxllm_style_call_show_version_then_data_keyword(capsys):
+    """《动手学大语言模型》第 26 章的写法（from dsxllm.util import ... 换成 dsx_util）：show_version()，
+    再 print_table(标题, field_names=[...], data=[[名称, 嵌套列表], ...])；还有 show_headers。"""
+    from dsx_util import print_table, show_version
+    show_version()
+    shown = capsys.readouterr().out
+    assert "dsx_util 版本" in shown and "PyTorch" in shown and "Python" in shown
+    x = torch.randn(2, 5, 100, generator=torch.Generator().manual_seed(0))
+    y = dsx_util.LayerNorm(100)(x)
+    print_table(
+        "层归一化示例",
+        field_names=["Information", "Value"],
+        data=[
+            ["归一化前的数据均值", [[round(v, 4) for v in row] for row in x.mean(dim=-1).tolist()]],
+            ["归一化后的数据方差", [[round(v, 4) for v in row] for row in y.var(dim=-1, unbiased=False).tolist()]],
+        ],
+    )
+    text = capsys.readouterr().out
+    lines = text.strip().splitlines()
+    assert "层归一化示例" in lines[1] and "Information" in text and "Value" in text
+    assert "归一化前的数据均值" in text and "归一化后的数据方差" in text and "[[1.0000, 1.0000" in text
+    print_table("无表头", field_names=["a", "b"], data=[["x", 1.5]], show_headers=False)
+    headless = capsys.readouterr().out
+    assert "1.5000" in headless and "| a" not in headless and "无表头" in headless
+    html = Table("t", ["a", "b"], [["x", 1]], show_headers=False).to_html()
+    assert "<thead>" not in html and "<td>x</td>" in html
+
+
+def test_print_table_rows_and_data_are_one_thing():
+    with pytest.raises(ValueError, match="只需给出一个"):
+        dsx_util.print_table("t", ["a"], [[1]], data=[[1]])
+    with pytest.raises(ValueError, match="没有给出表格的行"):
+        dsx_util.print_table("t", ["a"])
+    with pytest.raises(ValueError, match="show_headers"):
+        dsx_util.print_table("t", ["a"], [[1]], show_headers="no")
+
+
 def test_print_table_bad_digits():
     with pytest.raises(ValueError, match="digits"):
         dsx_util.print_table("t", ["a"], [[1.0]], digits=-1)

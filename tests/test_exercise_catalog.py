@@ -96,7 +96,7 @@ def test_chapter_cells(stem):
         assert check.metadata["tags"] == ["exercise-check"] + (["remove-output"] if ex.in_page else [])
         assert hint.cell_type == "markdown"
         assert hint.source.startswith("<details><summary>提示</summary>\n\n") and hint.source.endswith("\n\n</details>")
-        assert solution.cell_type == "code" and solution.metadata["tags"] == ["hide-output", "exercise-solution"]
+        assert solution.cell_type == "code" and solution.metadata["tags"] == ["exercise-solution"]
         assert solution.source == f'from dsx_util.exercises import show_solution\nshow_solution("{ex.id}")'
         assert ex.solution not in solution.source   # 笔记本里看不到答案，运行后才显示
     # 重复生成的结果完全相同（重新运行生成器不会制造无意义的差异）
@@ -117,6 +117,26 @@ def test_show_solution_in_terminal(capsys):
     assert "class MyLayerNorm(nn.Module):" in out
 
 
+def test_show_solution_is_folded_in_a_notebook():
+    """「运行全部」不会摊开参考答案：笔记本里 show_solution 的输出是收起的 <details>（没有 open），
+    纯文本的退路里有标题和代码。用真正的 Jupyter 内核运行一个小笔记本来看。"""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    cell = nbformat.v4.new_code_cell('from dsx_util.exercises import show_solution\nshow_solution("ch05-layer-norm")')
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    nbclient.NotebookClient(nb, timeout=60, kernel_name="python3").execute()
+    (out,) = nb.cells[0].outputs
+    html = out["data"]["text/html"]
+    assert html.startswith('<details class="dsx-solution">') and html.rstrip().endswith("</details>")
+    assert "<details open" not in html and " open" not in html.split(">", 1)[0]
+    summary, body = html.split("</summary>", 1)
+    assert "参考答案：从零实现 LayerNorm" in summary and "class MyLayerNorm" not in summary
+    assert "class MyLayerNorm(nn.Module):" in body and "def forward" in body
+    assert "text/markdown" not in out["data"]            # 没有会被直接展开显示的 Markdown 版本
+    plain = out["data"]["text/plain"]
+    assert plain.startswith("参考答案：从零实现 LayerNorm") and "class MyLayerNorm" in plain
+
+
 def test_show_solution_unknown_id_lists_valid_ids():
     with pytest.raises(ValueError) as err:
         show_solution("ch05-layernorm")
@@ -133,7 +153,7 @@ def test_import_is_light():
 
 
 def test_exercise_cells_in_a_real_kernel(tmp_path):
-    """在真正的内核里运行一章的练习单元格：模板不报错，检查显示“还没有完成”，参考答案以高亮代码显示。"""
+    """在真正的内核里运行一章的练习单元格：模板不报错，检查显示中性的「○ 尚未作答」，参考答案收起在 <details> 里。"""
     from run_notebook import execute
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell("## 练习")] + chapter_cells("ch05_implement_layernorm")
@@ -151,12 +171,13 @@ def test_exercise_cells_in_a_real_kernel(tmp_path):
     for cell in by_tag["exercise-check"]:
         html = [o for o in cell.outputs if "text/html" in o.get("data", {})]
         assert len(html) == 1, "检查结果应只显示一次"
-        assert "not_done" in html[0]["data"]["text/html"]
+        assert 'data-state="not_done"' in html[0]["data"]["text/html"] and "○" in html[0]["data"]["text/html"]
+        assert "✗" not in html[0]["data"]["text/html"]
     for cell, ex in zip(by_tag["exercise-solution"], exercises_for("ch05")):
         (out,) = cell.outputs
-        markdown = out["data"]["text/markdown"]   # 标题 + python 代码块（笔记本和书里都有语法高亮）
-        assert markdown.startswith(f"**参考答案：{ex.title}")
-        assert f"```python\n{ex.solution}\n```" in markdown
+        folded = out["data"]["text/html"]
+        assert folded.startswith('<details class="dsx-solution"><summary><strong>参考答案：' + ex.title)
+        assert __import__("html").escape(ex.solution) in folded
 
 
 def test_fill_exercises_into_a_chapter_skeleton(tmp_path):

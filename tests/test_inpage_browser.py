@@ -1,7 +1,8 @@
 """网页练习的承诺（在离线的浏览器里，每个有网页练习的页面）：
 
 - 只读不练：页面加载时不请求编辑器、Pyodide 或检查器的任何文件；整个过程不访问本站以外的地址；
-- 写对 -> 通过；犯了某个错误 -> 反馈里有这个错误的代码和说明，且与 CPython 里同一段代码得到的完全相同；
+- 写对 -> 通过；原样的模板 -> 中性的「○ 尚未作答」；犯了某个错误（目录里的、新的、两处的组合） -> 反馈里的说明
+  与 CPython 里同一段代码得到的完全相同，错误代码也相同（在 data-codes 里，不显示给读者）；
 - `while True: pass` -> 在时间限制内出现超时提示，页面照常滚动，之后还能再运行；
 - 写过的代码刷新后还在；「重置」先询问，取消就不丢代码。
 """
@@ -12,7 +13,7 @@ import pytest
 
 from dsx_util.exercises.catalog import EXERCISES
 from dsx_util.exercises.pure_checks import run_source
-from inpage_cases import MISTAKES
+from inpage_cases import MISTAKES, NOVEL
 
 IN_PAGE = [ex for ex in EXERCISES if ex.in_page]
 LIMIT_S = 5.0
@@ -58,8 +59,21 @@ def _run(page, n, timeout=90_000):
     box.locator(".dsx-inpage-feedback").evaluate("el => el.className = 'dsx-inpage-feedback'")
     box.locator("button[data-action=run]").click()
     page.wait_for_function(
-        f"document.querySelectorAll('.dsx-inpage-feedback')[{n}].className.match(/pass|fail/)", timeout=timeout)
+        f"document.querySelectorAll('.dsx-inpage-feedback')[{n}].className.match(/pass|fail|todo/)", timeout=timeout)
     return _feedback(page, n).inner_text()
+
+
+def _same_as_cpython(page, n, ex, source):
+    """页面上的反馈与 CPython 里 run_source 的结果一致：同样的代码（data-codes）、同样的标题行和每条说明，没有英文代码。"""
+    text = _run(page, n)
+    expected = run_source(source, ex.checker, ex.entry)
+    codes = _feedback(page, n).get_attribute("data-codes").split()
+    assert codes == expected["codes"], (codes, expected)
+    assert text.startswith(expected["head"]), (text, expected["head"])
+    if expected["state"] == "failed":
+        assert all(m in text for m in expected["messages"]), (text, expected["messages"])
+    assert not any(c in text for c in codes), text
+    return expected
 
 
 @pytest.mark.parametrize("ex", IN_PAGE, ids=lambda ex: ex.id)
@@ -79,13 +93,20 @@ def test_in_page_exercise(ex, offline_page, site_url):
     assert _run(page, n).startswith("✓"), _feedback(page, n).inner_text()
     assert "pass" in _feedback(page, n).get_attribute("class")
 
-    # 每个有名字的错误：页面上的代码与说明 == CPython 里同一段代码的结果
+    # 原样的模板：中性的「○ 尚未作答」，不是红色的失败
+    _set_code(page, n, ex.template)
+    assert _same_as_cpython(page, n, ex, ex.template)["codes"] == ["not_done"]
+    assert "○" in _feedback(page, n).inner_text() and "尚未作答" in _feedback(page, n).inner_text()
+    assert "todo" in _feedback(page, n).get_attribute("class") and "fail" not in _feedback(page, n).get_attribute("class")
+
+    # 每个有名字的错误、每个新错误（逐步诊断或两处错误的组合）：页面上的代码与说明 == CPython 里同一段代码的结果
     for code, source in MISTAKES[ex.id].items():
         _set_code(page, n, source)
-        text = _run(page, n)
-        expected = run_source(source, ex.checker, ex.entry)
-        assert expected["codes"] == [code]
-        assert code in text and expected["messages"][0] in text, (code, text)
+        assert _same_as_cpython(page, n, ex, source)["codes"] == [code]
+    for ex_id, what, source, codes in NOVEL:
+        if ex_id == ex.id:
+            _set_code(page, n, source)
+            assert _same_as_cpython(page, n, ex, source)["codes"] == codes, what
 
     # 死循环：在时间限制内给出超时提示；页面照常滚动；之后还能再运行
     _set_code(page, n, "while True:\n    pass\n")
@@ -145,6 +166,19 @@ def test_tab_indents_in_the_editor(offline_page, site_url):
     page.keyboard.type("pass")
     assert page.evaluate("document.querySelector('.dsx-inpage-code .CodeMirror').CodeMirror.getValue()") == "    pass"
     assert page.evaluate("document.activeElement.closest('.CodeMirror') !== null")   # 焦点还在编辑器里
+    # 不困住键盘（WCAG 2.1.2）：先按 Esc 再按 Tab，焦点离开编辑器，代码不变；说明写在编辑器的标签与工具栏里
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('.CodeMirror') === null")
+    assert page.evaluate("document.querySelector('.dsx-inpage-code .CodeMirror').CodeMirror.getValue()") == "    pass"
+    label = page.evaluate("document.querySelector('.dsx-inpage-code .CodeMirror textarea').getAttribute('aria-label')")
+    assert "Esc" in label and "Tab" in label
+    assert "先按 Esc 再按 Tab" in page.locator(".dsx-inpage-keys").first.inner_text()
+    # 回到编辑器后 Tab 又是缩进
+    page.locator(".dsx-inpage-code .CodeMirror").click()
+    page.keyboard.press("End")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.querySelector('.dsx-inpage-code .CodeMirror').CodeMirror.getValue()") == "    pass    "
 
 
 def test_site_ships_the_same_checker_and_the_pinned_runtime():
@@ -155,7 +189,8 @@ def test_site_ships_the_same_checker_and_the_pinned_runtime():
     from conftest import ROOT, html_dir
     from dsx_util.exercises import pure_checks
     static = html_dir() / "_static"
-    assert (static / "dsx_inpage" / "pure_checks.py").read_bytes() == Path(pure_checks.__file__).read_bytes()
+    for name in ("core.py", "pure_checks.py"):
+        assert (static / "dsx_inpage" / name).read_bytes() == (Path(pure_checks.__file__).parent / name).read_bytes()
     pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
     lock = json.loads((static / "pyodide" / "pyodide-lock.json").read_text())
     assert lock["info"]["version"] == pinned
@@ -171,8 +206,5 @@ def test_generic_failures_same_in_page_and_cpython(offline_page, site_url):
     for code, template in GENERIC.items():
         source = template.replace("{entry}", ex.entry)
         _set_code(page, 0, source)
-        text = _run(page, 0)
-        expected = run_source(source, ex.checker, ex.entry)
-        assert expected["codes"] == [code]
-        assert code in text and expected["messages"][0] in text, (code, text)
+        assert _same_as_cpython(page, 0, ex, source)["codes"] == [code]
     assert page.context.external == [] and page.context.errors == []

@@ -20,6 +20,12 @@ def _var(x, dim=-1, unbiased=False):
     return x.var(dim=dim, keepdim=True, unbiased=unbiased)
 
 
+def _own_var(x, unbiased=False):
+    """第 11 章的练习不许调用现成的方差函数：自己算（两遍）。"""
+    d = x - x.mean(dim=-1, keepdim=True)
+    return (d * d).sum(dim=-1, keepdim=True) / (x.shape[-1] - (1 if unbiased else 0))
+
+
 def _rows(order=None, count=None, mean=None, length3=True):
     def stats_rows(data):
         items = list(data.items())
@@ -110,6 +116,24 @@ def _lnb(mean_term=True, proj_term=True, use_gamma=True, unbiased=False, scale=T
     return layer_norm_backward
 
 
+def _lnb_terms(mean_term, proj_term, fixed_eps=None):
+    """手推梯度的变体：mean_term(g)、proj_term(g, x_hat) 给出两项（正确的是 _mean(g) 与 x_hat * _mean(g * x_hat)）。"""
+    def layer_norm_backward(x, gamma, grad_out, eps=1e-5):
+        std = torch.sqrt(_var(x) + (eps if fixed_eps is None else fixed_eps))
+        x_hat = (x - _mean(x)) / std
+        g = grad_out * gamma
+        return (g - mean_term(g) - proj_term(g, x_hat)) / std
+    return layer_norm_backward
+
+
+def _right_mean_term(g):
+    return _mean(g)
+
+
+def _right_proj_term(g, x_hat):
+    return x_hat * _mean(g * x_hat)
+
+
 def _single_pass(x, eps=1e-5):
     mean = _mean(x)
     var = _mean(x * x) - mean ** 2
@@ -155,7 +179,7 @@ def _normalize(eps_mode="inside", unbiased=False, center=True):
 FAULTS = [
     ("check_seeded_noise", "not_tensor", lambda seed: (set_seed(seed), torch.randn(3, 4).tolist())[1]),
     ("check_seeded_noise", "wrong_shape", lambda seed: (set_seed(seed), torch.randn(4, 3))[1]),
-    ("check_seeded_noise", "not_reproducible", lambda seed: torch.randn(3, 4)),
+    ("check_seeded_noise", "not_reproducible", lambda seed: (torch.randn(3, 4), set_seed(seed))[0]),
     ("check_seeded_noise", "seed_ignored", lambda seed: (set_seed(123), torch.randn(3, 4))[1]),
     ("check_seeded_noise", "wrong_values", lambda seed: (set_seed(seed), torch.rand(3, 4))[1]),
 
@@ -183,6 +207,7 @@ FAULTS = [
     ("check_pre_ln_block", "missing_residual", lambda x, a, f, n1, n2: f(n2(a(n1(x))))),
     ("check_pre_ln_block", "residual_after_norm",
      lambda x, a, f, n1, n2: (lambda h: n2(h) + f(n2(h)))(n1(x) + a(n1(x)))),
+    ("check_pre_ln_block", "norm_reused", lambda x, a, f, n1, n2: _block_pre(x, a, f, n1, n1)),
     ("check_pre_ln_block", "swapped_norms", lambda x, a, f, n1, n2: _block_pre(x, a, f, n2, n1)),
     ("check_pre_ln_block", "swapped_sublayers", lambda x, a, f, n1, n2: _block_pre(x, f, a, n1, n2)),
     ("check_pre_ln_block", "wrong_output", lambda x, a, f, n1, n2: x + a(n1(x))),
@@ -191,6 +216,7 @@ FAULTS = [
     ("check_post_ln_block", "missing_residual", lambda x, a, f, n1, n2: n2(f(n1(a(x))))),
     ("check_post_ln_block", "norm_before_add",
      lambda x, a, f, n1, n2: (lambda h: h + n2(f(h)))(x + n1(a(x)))),
+    ("check_post_ln_block", "norm_reused", lambda x, a, f, n1, n2: _block_post(x, a, f, n2, n2)),
     ("check_post_ln_block", "swapped_norms", lambda x, a, f, n1, n2: _block_post(x, a, f, n2, n1)),
     ("check_post_ln_block", "swapped_sublayers", lambda x, a, f, n1, n2: _block_post(x, f, a, n1, n2)),
 
@@ -278,6 +304,23 @@ FAULTS = [
     ("check_layer_norm_backward", "gamma_ignored", _lnb(use_gamma=False)),
     ("check_layer_norm_backward", "unbiased_var", _lnb(unbiased=True)),
 
+    ("check_layer_norm_backward", "mean_term_sum",
+     _lnb_terms(lambda g: g.sum(dim=-1, keepdim=True), _right_proj_term)),
+    ("check_layer_norm_backward", "projection_term_sum",
+     _lnb_terms(_right_mean_term, lambda g, xh: xh * (g * xh).sum(dim=-1, keepdim=True))),
+    ("check_layer_norm_backward", "mean_term_sign", _lnb_terms(lambda g: -_mean(g), _right_proj_term)),
+    ("check_layer_norm_backward", "projection_term_sign", _lnb_terms(_right_mean_term, lambda g, xh: -_right_proj_term(g, xh))),
+    ("check_layer_norm_backward", "eps_ignored", _lnb_terms(_right_mean_term, _right_proj_term, fixed_eps=1e-5)),
+    # 新错误：不像任何一种典型错误，由两条性质（每行和为 0、与 x̂ 正交）说出是哪一项不对
+    ("check_layer_norm_backward", "row_sum_not_zero", _lnb_terms(lambda g: g[..., :1], _right_proj_term)),
+    ("check_layer_norm_backward", "not_orthogonal_to_xhat", _lnb_terms(_right_mean_term, lambda g, xh: xh * _mean(g))),
+    ("check_standardize_rows", "modified_input", lambda x: x.sub_(_mean(x)).div_(_var(x).sqrt())),
+    ("check_identity_params", "eps_ignored", _identity(lambda x, m, v, e: torch.sqrt(v + 1e-5), lambda x, m, v, e: m)),
+    ("check_batchnorm_axis", "eps_ignored",
+     lambda x, eps=1e-5: (x - _mean(x, 0)) / torch.sqrt(_var(x, 0) + 1e-5)),
+    ("check_batchnorm_axis", "eps_misplaced",
+     lambda x, eps=1e-5: (x - _mean(x, 0)) / (torch.sqrt(_var(x, 0)) + eps)),
+
     ("check_var_from_sums", "unbiased_var", lambda s1, s2, n: (s2 - s1 ** 2 / n) / (n - 1)),
     ("check_var_from_sums", "missing_mean_square", lambda s1, s2, n: s2 / n),
     ("check_var_from_sums", "sign_flipped", lambda s1, s2, n: (s1 / n) ** 2 - s2 / n),
@@ -285,10 +328,12 @@ FAULTS = [
 
     ("check_stable_layer_norm", "single_pass_variance", _single_pass),
     ("check_stable_layer_norm", "unbiased_var",
-     lambda x, eps=1e-5: (x - _mean(x)) / torch.sqrt(_var(x, unbiased=True) + eps)),
+     lambda x, eps=1e-5: (x - _mean(x)) / torch.sqrt(_own_var(x, unbiased=True) + eps)),
     ("check_stable_layer_norm", "wrong_dtype",
-     lambda x, eps=1e-5: (lambda y: (y - _mean(y)) / torch.sqrt(_var(y) + eps))(x.double())),
-    ("check_stable_layer_norm", "no_centering", lambda x, eps=1e-5: x / torch.sqrt(_var(x) + eps)),
+     lambda x, eps=1e-5: (lambda y: (y - _mean(y)) / torch.sqrt(_own_var(y) + eps))(x.to(torch.float16))),
+    ("check_stable_layer_norm", "no_centering", lambda x, eps=1e-5: x / torch.sqrt(_own_var(x) + eps)),
+    ("check_stable_layer_norm", "eps_ignored", lambda x, eps=1e-5: (x - _mean(x)) / torch.sqrt(_own_var(x) + 1e-5)),
+    ("check_stable_layer_norm", "eps_misplaced", lambda x, eps=1e-5: (x - _mean(x)) / (torch.sqrt(_own_var(x)) + eps)),
 ]
 
 

@@ -7,6 +7,7 @@
   node_modules/，版本写在 package.json），检查器就是 dsx_util 里的那一份 pure_checks.py。网页不从外部加载任何东西。
 """
 import html
+import json
 import shutil
 from pathlib import Path
 
@@ -20,6 +21,13 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.was
                  "pyodide-lock.json")
 CODEMIRROR_FILES = ("lib/codemirror.js", "lib/codemirror.css", "mode/python/python.js")
 TAG = "inpage-exercise"
+# 网页里的检查器：标准库核心 core.py 与纯 Python 检查器 pure_checks.py，在 Pyodide 里作为包 PAGE_PACKAGE 载入
+PAGE_PACKAGE = "dsx_page"
+EXERCISES_DIR = ROOT / "dsx_util" / "exercises"
+
+
+def page_files():
+    return [EXERCISES_DIR / "core.py", EXERCISES_DIR / "pure_checks.py"]
 
 # 工具栏的样式与加载器：每页只放一次，内联在页面里（不产生额外请求）
 _LOADER = """<style>
@@ -27,6 +35,7 @@ _LOADER = """<style>
 .dsx-inpage-bar button{font:inherit;font-size:.9em;padding:.25em .9em;border-radius:4px;cursor:pointer;
 border:1px solid var(--pst-color-border,#ccc);background:var(--pst-color-surface,#f5f5f5);color:var(--pst-color-text-base,#222)}
 .dsx-inpage-bar button[data-action=run]{background:var(--pst-color-primary,#1565c0);border-color:transparent;color:#fff}
+.dsx-inpage-keys{font-size:.8em;color:var(--pst-color-text-muted,#555);margin:.2em 0}
 .dsx-inpage-feedback{font-size:.9em;padding:.4em .7em;border-left:4px solid var(--pst-color-border,#bbb);
 color:var(--pst-color-text-muted,#555);white-space:pre-wrap}
 </style>
@@ -45,20 +54,53 @@ def _runtime_mb():
 
 def _toolbar(ex, static, first):
     attrs = {"data-exercise": ex.id, "data-checker": ex.checker, "data-entry": ex.entry, "data-static": static,
-             "data-runtime-mb": f"{_runtime_mb():.0f}"}
+             "data-runtime-mb": f"{_runtime_mb():.0f}", "data-spec": json.dumps(ex.spec, ensure_ascii=False)}
     data = " ".join(f'{k}="{html.escape(v)}"' for k, v in attrs.items())
     return (f'<div class="dsx-inpage" {data}>'
             '<div class="dsx-inpage-bar"><button type="button" data-action="run">运行并检查</button>'
             '<button type="button" data-action="reset">重置</button></div>'
             '<div class="dsx-inpage-feedback" role="status" aria-live="polite">可以直接在网页里改上面的代码，'
-            '再按「运行并检查」：代码在你的浏览器里运行，不需要安装任何东西。</div></div>'
+            '再按「运行并检查」：代码在你的浏览器里运行，不需要安装任何东西。</div>'
+            '<div class="dsx-inpage-keys">编辑器里 Tab 是缩进；先按 Esc 再按 Tab 离开编辑器，Ctrl+Enter 运行并检查。</div>'
+            '</div>'
             + (_LOADER if first else ""))
+
+
+CHECK_TAG = "exercise-check"
+
+
+def _torch_note(ex, docname):
+    """网页上不能运行的练习（要 PyTorch）：检查单元格的输出换成“去哪里运行”，附本章读者版笔记本的链接。"""
+    chapter = docname.rsplit("/", 1)[-1]
+    link = "../" * docname.count("/") + f"notebooks/{chapter}.ipynb"
+    return (f'<div class="dsx-check dsx-check-elsewhere" data-state="elsewhere" data-exercise="{html.escape(ex.id)}" '
+            'style="border-left:4px solid var(--pst-color-border,#bbb);padding:2px 8px;margin:4px 0;'
+            'color:var(--pst-color-text-muted,#57606a)">'
+            '○ 这道练习要用 PyTorch，不能在网页里运行。请在 Colab（页面顶部的火箭按钮）、本地的 Jupyter，'
+            f'或下载的压缩包里打开<a href="{html.escape(link)}" download>本章的读者版笔记本（{html.escape(chapter)}.ipynb）</a>，'
+            '把模板换成你的实现后运行它下面的检查单元格。</div>')
+
+
+def mark_torch_checks(doctree, docname, exercises):
+    """要 PyTorch 的练习：检查单元格的输出（构建时模板未作答的提示）换成 _torch_note。"""
+    cells = [n for n in doctree.findall(nodes.container) if f"tag_{CHECK_TAG}" in n.get("classes", [])]
+    if len(cells) != len(exercises):
+        raise ExtensionError(f"{docname}：有 {len(cells)} 个检查单元格，但目录里有 {len(exercises)} 道练习。"
+                             "请运行 python tools/nbsync.py。")
+    for cell, ex in zip(cells, exercises):
+        if ex.in_page:
+            continue
+        for child in list(cell.children):
+            if "cell_output" in child.get("classes", []):
+                cell.remove(child)
+        cell.append(nodes.raw("", _torch_note(ex, docname), format="html"))
 
 
 def add_toolbars(app, doctree, docname):
     if app.builder.name != "html":  # 只给网页版加：singlehtml（PDF 版的来源）把全书拼成一页，打印出来也点不了
         return
     from dsx_util.exercises.catalog import exercises_for
+    mark_torch_checks(doctree, docname, exercises_for(docname.rsplit("/", 1)[-1]))
     exercises = [ex for ex in exercises_for(docname.rsplit("/", 1)[-1]) if ex.in_page]
     cells = [n for n in doctree.findall(nodes.container) if f"tag_{TAG}" in n.get("classes", [])]
     if len(cells) != len(exercises):
@@ -88,7 +130,8 @@ def copy_runtime(app, exception):
     (out / "dsx_inpage").mkdir(parents=True, exist_ok=True)
     for path in STATIC.iterdir():
         shutil.copy2(path, out / "dsx_inpage" / path.name)
-    shutil.copy2(ROOT / "dsx_util" / "exercises" / "pure_checks.py", out / "dsx_inpage" / "pure_checks.py")
+    for path in page_files():
+        shutil.copy2(path, out / "dsx_inpage" / path.name)
 
 
 def setup(app):

@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import ctypes
-import html
 import io
 import linecache
 import math
@@ -28,7 +27,9 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional
+
+from .core import MESSAGES
 
 NOT_DONE = "not_done"
 RAISED = "raised"
@@ -52,129 +53,9 @@ _LIBRARY_DIRS = tuple(sorted({os.path.abspath(p) for p in (
 ) if p}))
 
 
-# ---------------------------------------------------------------------------
-# 检查结果
-# ---------------------------------------------------------------------------
-@dataclass
-class CheckResult:
-    """一次检查的结果。``bool(result)`` 等于 ``result.passed``；codes 与 messages 一一对应。"""
-
-    exercise: str
-    passed: bool
-    codes: List[str] = field(default_factory=list)
-    messages: List[str] = field(default_factory=list)
-    notes: List[str] = field(default_factory=list)   # 不算错误的附加提醒（例如打印太多）
-    _shown_in: Any = field(default=None, repr=False, compare=False)
-
-    def __bool__(self):
-        return bool(self.passed)
-
-    @property
-    def state(self) -> str:
-        """"passed"（通过）、"not_done"（尚未作答：只有 not_done 一个代码）或 "failed"（发现问题）。"""
-        if self.passed:
-            return "passed"
-        return "not_done" if self.codes == [NOT_DONE] else "failed"
-
-    def _head(self) -> str:
-        if self.state == "passed":
-            return f"✓ {self.exercise}：全部检查通过。"
-        if self.state == "not_done":
-            return f"○ {self.exercise}：{self.messages[0]}"
-        return f"✗ {self.exercise}：发现 {len(self.codes)} 个问题"
-
-    def text(self) -> str:
-        """终端里显示的纯文本反馈：全是中文，错误代码只在 result.codes 里。"""
-        lines = [self._head()]
-        if self.state == "failed":
-            lines += [f"  - {msg}" for msg in self.messages]
-        lines += [f"  · {note}" for note in self.notes]
-        return "\n".join(lines)
-
-    __str__ = text
-
-    def __repr__(self):
-        return self.text()
-
-    def _repr_html_(self) -> str:
-        """笔记本与书页里的反馈。颜色用 CSS 变量（书页主题、JupyterLab 的亮/暗色各自提供），
-        没有这些变量时（经典 Notebook）用适合白底的颜色。尚未作答是中性的灰色，不是红色。"""
-        esc = html.escape
-        state = self.state
-        color = _STATE_COLORS[state]
-        parts = [f'<div class="dsx-check dsx-check-{state}" data-state="{state}" '
-                 f'data-codes="{esc(" ".join(self.codes))}" style="border-left:4px solid {color};'
-                 f'background:{_BACKGROUND};padding:2px 8px;margin:4px 0;line-height:1.5">',
-                 f'<div class="dsx-check-head" style="color:{color};'
-                 f'{"font-weight:bold" if state != "not_done" else ""}">{esc(self._head())}</div>']
-        if state == "failed":
-            parts.append('<ul style="margin:2px 0;padding-left:1.4em">')
-            parts += [f"<li>{esc(msg)}</li>" for msg in self.messages]
-            parts.append("</ul>")
-        for note in self.notes:
-            parts.append(f'<div style="color:{_STATE_COLORS["not_done"]};font-size:90%">{esc(note)}</div>')
-        parts.append("</div>")
-        return "".join(parts)
-
-    def _mimebundle(self):
-        return {"text/plain": self.text(), "text/html": self._repr_html_()}
-
-    def _ipython_display_(self):
-        # finish() 已在本单元格显示过 -> 不再显示（避免重复）；否则正常显示。
-        shell = _ipython_shell()
-        if shell is not None and self._shown_in == (id(shell), shell.execution_count):
-            return
-        _display_bundle(self._mimebundle())
-
-
-# 三种状态的文字颜色：书页主题（pydata-sphinx-theme）的变量在亮、暗色下各有合适的值（对比度 ≥ 4.5:1）；
-# 没有这些变量时（JupyterLab、经典 Notebook、Colab）用白底上对比度 ≥ 4.5:1 的颜色，灰色跟随 JupyterLab 的主题。
-_STATE_COLORS = {
-    "passed": "var(--pst-color-success, #1a7f37)",
-    "failed": "var(--pst-color-danger, #b3261e)",
-    "not_done": "var(--pst-color-text-muted, var(--jp-content-font-color2, #57606a))",
-}
-# 自带书页的背景色：外层输出区域是什么底色，上面的文字颜色都与它配套（对比度 ≥ 4.5:1）
-_BACKGROUND = "var(--pst-color-background, transparent)"
-
-
-def _ipython_shell():
-    """正在运行的 IPython（笔记本或 IPython 终端）；普通 Python 里返回 None。不主动导入 IPython。"""
-    if "IPython" not in sys.modules:
-        return None
-    try:
-        from IPython import get_ipython
-        return get_ipython()
-    except Exception:
-        return None
-
-
-def _display_bundle(bundle):
-    from IPython.display import display
-    display(bundle, raw=True)
-
-
-def finish(exercise: str, findings: Sequence[Tuple[str, str]], notes: Sequence[str] = (),
-           show: bool = True) -> CheckResult:
-    """把 [(代码, 中文说明), ...] 整理成 CheckResult，显示一次并返回。
-
-    同一个代码只保留第一条说明；findings 为空表示通过。show=False 时不显示（测试用）。
-    """
-    codes, messages = [], []
-    for code, msg in findings:
-        if code not in codes:
-            codes.append(code)
-            messages.append(msg)
-    result = CheckResult(exercise=exercise, passed=not codes, codes=codes,
-                         messages=messages, notes=list(notes))
-    if show:
-        shell = _ipython_shell()
-        if shell is not None:
-            _display_bundle(result._mimebundle())
-            result._shown_in = (id(shell), shell.execution_count)
-        else:
-            print(result.text())
-    return result
+# 结果类、显示与数字格式都在标准库核心 core.py 里（网页里的检查器用同一份）
+from .core import (BACKGROUND as _BACKGROUND, STATE_COLORS as _STATE_COLORS, CheckResult,  # noqa: E402,F401
+                   _display_bundle, _ipython_shell, error_text, explain_error, finish, fmt_num, fmt_pair)
 
 
 # ---------------------------------------------------------------------------
@@ -199,7 +80,7 @@ class Outcome:
         if self.ok:
             return ""
         if self.code == NOT_DONE:
-            return "尚未作答：模板里的 raise NotImplementedError 还在，换成你的实现后再运行这个单元格。"
+            return MESSAGES[NOT_DONE]
         if self.code == TIMEOUT:
             return (f"你的代码运行了 {self.seconds:.1f} 秒还没有结束（可能有死循环或计算量过大），"
                     f"检查已中止。")
@@ -308,6 +189,10 @@ def exception_sentence(exc: BaseException) -> str:
     said = type(exc).__name__ + (f"：{first[0].strip()}" if first else "")
     if len(said) > 200:
         said = said[:197] + "..."
+    why = explain_error(exc)
+    if why:   # 认识的报错：先用中文说原因和改法，再附 Python 的原话
+        at = f"你的代码{_frame_text(where)}出错" if where is not None else "运行你的代码时出错"
+        return f"{at}：{why}{'' if why.endswith('？') else '。'}Python 的报错是 {said}"
     if where is None:
         return f"运行你的代码时出错，Python 的报错是 {said}"
     return f"你的代码{_frame_text(where)}出错，Python 的报错是 {said}"
@@ -416,27 +301,6 @@ def describe_value(value) -> str:
     if shape is not None:
         return f"形状 {fmt_shape(shape)} 的 {type(value).__module__.split('.')[0]}.{type(value).__name__}"
     return type(value).__name__
-
-
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def fmt_num(v) -> str:
-    """把数字写成句子里用的样子：0.9731、1.2×10⁻⁵、3×10⁴、NaN（不写 1.2e-05）。"""
-    v = float(v)
-    if math.isnan(v):
-        return "NaN"
-    if math.isinf(v):
-        return "∞" if v > 0 else "−∞"
-    if v == 0:
-        return "0"
-    if 1e-3 <= abs(v) < 1e4:
-        return f"{v:.4g}"
-    if 1e4 <= abs(v) < 1e5:
-        return f"{v:.0f}"
-    mantissa, exponent = f"{v:.1e}".split("e")
-    mantissa = mantissa[:-2] if mantissa.endswith(".0") else mantissa
-    return f"{mantissa}×10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
 def tensor_problem(value, like, what="输出", input_desc="") -> Optional[str]:
@@ -552,3 +416,25 @@ def safe_findings(diagnose, *args, **kwargs):
 
 
 __all__ += ["RAISES", "run_model", "find_models", "safe_findings", "CHECK_FAILED"]
+
+
+# ---------------------------------------------------------------------------
+# 题目写明的要求（签名、不许用的名字）：规则在 core.requirement_findings，要求来自练习文件夹
+# ---------------------------------------------------------------------------
+def spec_findings(obj, exercise_id):
+    """学习者写的 obj（函数或类）是否满足练习 exercise_id 写明的要求；obj 不是学习者写的（本包、torch）时不查。"""
+    from .catalog import get_exercise
+    from .core import _internal_module, requirement_findings
+    module = getattr(obj, "__module__", None) or ""
+    if not callable(obj) or _internal_module(module):
+        return []
+    spec = get_exercise(exercise_id).spec
+    return requirement_findings(obj, spec, spec["entry"])
+
+
+def stops_checking(findings):
+    """签名不符时，按题目的签名调用会出错，不必再往下检查。"""
+    return any(code == "wrong_signature" for code, _ in findings)
+
+
+__all__ += ["spec_findings", "stops_checking"]

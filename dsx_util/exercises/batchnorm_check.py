@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import functools
 
-from ._core import (NOT_DONE, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, close,
+from ._core import (spec_findings, stops_checking, NOT_DONE, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, close,
                     describe_value, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
                     run_model, safe_findings, tensor_problem)
+
+EXERCISE_ID = "ch07-batch-norm"   # 题目与要求见 items/ch07_batch_norm/
 
 BATCH_NORM_CODES = {
     "wrong_axis": "在错误的维度上归一化（例如对每个样本），批量归一化要对每个特征沿批量维度统计",
@@ -27,6 +29,14 @@ BATCH_NORM_CODES = {
     "not_shift_invariant": "给一个特征整列加上常数后输出变了：正确的批量归一化不受整列平移的影响",
     "features_mixed": "一个特征的输出受到了其他特征输入的影响：每个特征只能用自己那一列的统计量",
     "wrong_output": "输出数值不对，各条性质却都满足（例如 ε 的取值不同）",
+    "wrong_param_names": "可学习参数的名字应是 weight、bias（与 nn.BatchNorm1d 相同）",
+    "not_parameters": "weight / bias 不是可学习参数",
+    "wrong_init": "初始值不对：weight 全 1、bias 全 0、running_mean 全 0、running_var 全 1",
+    "buffers_not_registered": "running_mean / running_var 没有用 register_buffer 注册",
+    "eval_updates_running": "评估模式下仍在更新滑动统计量",
+    "eps_ignored": "构造函数传入的 eps 没有用上",
+    "momentum_ignored": "构造函数传入的 momentum 没有用上",
+    "running_stats_in_graph": "滑动统计量的更新进入了计算图（没有放在 torch.no_grad() 里）",
     "raised": "你的代码抛出了异常",
     "timeout": "你的代码运行太久（可能有死循环）",
     "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
@@ -94,7 +104,9 @@ def check_batch_norm(cls_or_factory, exercise: str = "BatchNorm1d", timeout: flo
                      show: bool = True):
     """检查 ``cls_or_factory(num_features)`` 创建的批量归一化模块；返回 CheckResult（见 BATCH_NORM_CODES）。"""
     run = Runner(timeout=timeout)
-    findings = safe_findings(_diagnose, cls_or_factory, run)
+    findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
+    if not stops_checking(findings):
+        findings += safe_findings(_diagnose, cls_or_factory, run)
     return finish(exercise, findings, notes=run.notes(), show=show)
 
 
@@ -132,6 +144,7 @@ def _diagnose(factory, run):
     bufs, problem = _buffers(m)
     if problem:
         return [("no_running_update", problem)]
+    findings += _stated_parts(m)
     affine, unaffine = _set_affine(m)
 
     def forward(x, what):
@@ -193,6 +206,11 @@ def _diagnose(factory, run):
     y, stop = forward(x3, "评估模式")
     if stop:
         return findings + stop
+    after, _ = _buffers(m)
+    if after is not None and not (torch.equal(after[0], rm) and torch.equal(after[1], rv)):
+        findings.append(("eval_updates_running", "评估模式（model.eval() 之后）下调用 forward，running_mean / running_var 却变了："
+                                                 "评估时只用滑动统计量，不再更新它们（用 self.training 区分两种模式）。"))
+        rm, rv = after   # 用它更新后的统计量核对输出，不把同一个错误再报一遍
     want = affine((x3.double() - rm.double()) / torch.sqrt(rv.double() + EPS))
     if not close(y, want) and bool(torch.isnan(y).any()):
         findings.append((WRONG_OUTPUT, "在评估模式下，你的输出里有 NaN。"))
@@ -205,7 +223,91 @@ def _diagnose(factory, run):
         else:
             findings.append((WRONG_OUTPUT, f"评估模式下，你的输出与用你自己的 running_mean / running_var 归一化的结果最大相差 "
                                            f"{fmt_num(max_abs_diff(y, want))}，不像任何一种常见错误。"))
+    if not findings:
+        findings += _arguments_used(factory, run) + _outside_graph(factory, run)
     return findings
+
+
+def _stated_parts(m):
+    """题目写明的部件：可学习参数 weight（全 1）、bias（全 0），用 register_buffer 注册的 running_mean（全 0）、running_var（全 1）。"""
+    import torch
+    import torch.nn as nn
+    findings = []
+    missing = [n for n in ("weight", "bias") if not isinstance(getattr(m, n, None), torch.Tensor)]
+    if missing:
+        others = [n for n in ("scale", "shift", "gamma", "beta") if isinstance(getattr(m, n, None), torch.Tensor)]
+        hint = f"你的模块里有 `{'`、`'.join(others)}`，请改名；" if others else ""
+        findings.append(("wrong_param_names", f"找不到可学习参数 `{'`、`'.join(missing)}`：{hint}题目要求参数名是 weight、bias，"
+                                              f"与 nn.BatchNorm1d 相同，两者的 state_dict 才能互相加载。"))
+    else:
+        params = dict(m.named_parameters()) if isinstance(m, nn.Module) else {}
+        plain = [n for n in ("weight", "bias") if params.get(n) is not getattr(m, n) or not getattr(m, n).requires_grad]
+        if plain:
+            findings.append(("not_parameters", f"`{plain[0]}` 不是需要梯度的 nn.Parameter（不在 model.parameters() 里）："
+                                               f"优化器看不到它，训练时不会更新。"))
+        bad = [f"`{n}` 应全为 {v:g}" for n, v in (("weight", 1.0), ("bias", 0.0))
+               if tuple(getattr(m, n).shape) == (C,) and not bool((getattr(m, n).detach() == v).all())]
+        if bad:
+            findings.append(("wrong_init", "刚创建的模块里 " + "，".join(bad) + "。"))
+    buffers = dict(m.named_buffers()) if isinstance(m, nn.Module) else {}
+    loose = [n for n in ("running_mean", "running_var") if buffers.get(n) is not getattr(m, n)]
+    if loose:
+        findings.append(("buffers_not_registered", f"`{loose[0]}` 不是用 register_buffer 注册的缓冲区：它不在 state_dict 里，"
+                                                   f"保存、加载模型时会丢失，model.to(设备) 也不会带上它。"))
+    bad = [f"`{n}` 应全为 {v:g}" for n, v in (("running_mean", 0.0), ("running_var", 1.0))
+           if not bool((getattr(m, n).detach() == v).all())]
+    if bad and not any(c == "wrong_init" for c, _ in findings):
+        findings.append(("wrong_init", "刚创建的模块里 " + "，".join(bad) + "。"))
+    return findings
+
+
+def _arguments_used(factory, run):
+    """用 eps=0.5、momentum=0.3 创建模块：训练模式的输出与滑动统计量要按这两个值算（题目的签名里有它们）。"""
+    import torch
+    x1 = _fixture()[0]
+    out = run.call(factory, C, eps=0.5, momentum=0.3)
+    if not out.ok or not hasattr(out.value, "train"):
+        return []   # 构造函数不接受这两个参数时，签名检查已经说过
+    m = out.value
+    affine, _ = _set_affine(m)
+    if not run.call(m.train).ok:
+        return []
+    o = run.call(m, x1.clone())
+    bufs, _ = _buffers(m)
+    if not o.ok or not isinstance(o.value, torch.Tensor) or bufs is None:
+        return []
+    x = x1.double()
+    findings = []
+    want = affine((x - x.mean(0)) / torch.sqrt(x.var(0, unbiased=False) + 0.5))
+    if not close(o.value, want):
+        if close(o.value, affine((x - x.mean(0)) / torch.sqrt(x.var(0, unbiased=False) + EPS))):
+            findings.append(("eps_ignored", "用 eps=0.5 创建模块，训练模式的输出却和 eps=1e-5 时一样：forward 里要用构造函数"
+                                            "传入的 eps（存成 self.eps），不要写死。"))
+    want_rm = 0.7 * torch.zeros(C, dtype=torch.float64) + 0.3 * x.mean(0)
+    if not close(bufs[0], want_rm):
+        old = 0.9 * torch.zeros(C, dtype=torch.float64) + 0.1 * x.mean(0)
+        if close(bufs[0], old):
+            findings.append(("momentum_ignored", "用 momentum=0.3 创建模块，running_mean 却按 momentum=0.1 更新：请用构造函数传入的 "
+                                                 "momentum（存成 self.momentum），不要写死 0.1。"))
+    return findings
+
+
+def _outside_graph(factory, run):
+    """滑动统计量不进入计算图：输入需要梯度时，更新后的 running_mean / running_var 也不应带着计算图。"""
+    import torch
+    out = run.call(factory, C)
+    if not out.ok or not hasattr(out.value, "train") or not run.call(out.value.train).ok:
+        return []
+    x = _fixture()[0].clone().requires_grad_(True)
+    if not run.call(out.value, x).ok:
+        return []
+    for name in ("running_mean", "running_var"):
+        v = getattr(out.value, name, None)
+        if isinstance(v, torch.Tensor) and (v.requires_grad or v.grad_fn is not None):
+            return [("running_stats_in_graph", f"输入需要梯度时，更新后的 `{name}` 带着计算图（requires_grad=True）："
+                                               f"滑动统计量的更新要放在 `with torch.no_grad():` 里，或对批量统计量先 .detach()，"
+                                               f"否则计算图会随着一个个批量越积越长。")]
+    return []
 
 
 def _set_affine(m):

@@ -32,12 +32,38 @@ class Exercise:
     hint: str
     solution: str
     in_page: bool = False   # True：纯 Python 练习，网页里也能运行并检查（检查器在 pure_checks.py）
+    forbidden: tuple = ()   # 题目不许用的名字：((名字, 题目里的要求), ...)，见各文件夹 __init__.py 的 FORBIDDEN
+    required: tuple = ()    # 题目要求必须用到的名字（如 set_seed），见 REQUIRED_NAMES
 
     @property
     def entry(self):
         """学习者要写的函数或类的名字（模板里唯一的顶层定义）。"""
         (name,) = [n.name for n in ast.parse(self.template).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
         return name
+
+    def _entry_node(self):
+        (node,) = [n for n in ast.parse(self.template).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
+        return node
+
+    @property
+    def params(self):
+        """模板里入口的参数：[(名字, 默认值或 core.REQUIRED), ...]；类取 __init__ 的参数（去掉 self）。"""
+        from .core import REQUIRED
+        node = self._entry_node()
+        is_class = isinstance(node, ast.ClassDef)
+        if is_class:
+            node = next(n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+        args = [a.arg for a in node.args.args][1 if is_class else 0:]
+        defaults = [ast.literal_eval(d) for d in node.args.defaults]
+        return list(zip(args, [REQUIRED] * (len(args) - len(defaults)) + defaults))
+
+    @property
+    def spec(self):
+        """题目写明、检查器要查的要求（可以写成 JSON 放进网页）：入口名、参数与默认值、不许用的名字。"""
+        kind = "class" if isinstance(self._entry_node(), ast.ClassDef) else "function"
+        return {"entry": self.entry, "kind": kind, "params": [list(p) for p in self.params],
+                "forbidden": dict(self.forbidden),
+                "required": dict(self.required)}
 
     @property
     def check(self):
@@ -52,7 +78,8 @@ def _load(exercise_id):
     def read(name):
         return (folder / name).read_text(encoding="utf-8").strip()
     return Exercise(exercise_id, meta.CHAPTER, meta.TITLE, read("task.md"), read("template.py"), meta.CHECKER,
-                    read("hint.md"), read("solution.py"), getattr(meta, "IN_PAGE", False))
+                    read("hint.md"), read("solution.py"), getattr(meta, "IN_PAGE", False),
+                    tuple(getattr(meta, "FORBIDDEN", {}).items()), tuple(getattr(meta, "REQUIRED_NAMES", {}).items()))
 
 
 EXERCISES = [_load(exercise_id) for exercise_id in ORDER]
@@ -75,11 +102,12 @@ def get_exercise(exercise_id):
 
 
 def show_solution(exercise_id):
-    """显示一道练习的参考答案：笔记本里是带语法高亮的代码，终端里是纯文本。
+    """显示一道练习的参考答案：笔记本里是折叠的（点开才看得到），终端里是纯文本。
 
-    笔记本里输出一段 Markdown（标题 + python 代码块）：Jupyter、Colab 和 HTML 书都会给代码块做语法高亮，
-    而且书里用的是本书自己的配色，不会像 IPython.display.Code 那样往页面里插入全局样式。
+    笔记本里输出一段 HTML：<details> 默认收起，所以「运行全部」不会把答案摊在读者眼前；Jupyter、Colab
+    和网页版都认得它，打印版（PDF）的样式会把它展开。没有 HTML 的前端退回纯文本（标题、说明和代码）。
     """
+    import html
     try:
         ex = get_exercise(exercise_id)
     except KeyError as err:
@@ -88,8 +116,11 @@ def show_solution(exercise_id):
     from ..notebook import in_notebook
     if in_notebook():
         from IPython.display import display
-        display({"text/markdown": f"**{heading}**\n\n```python\n{ex.solution}\n```",
-                 "text/plain": f"{heading}\n\n{ex.solution}"}, raw=True)
+        code = html.escape(ex.solution)
+        display({"text/html": f'<details class="dsx-solution"><summary><strong>{html.escape(heading)}</strong>'
+                              f'<span style="opacity:.75">（先自己做一遍再看）</span></summary>\n<pre><code class="language-python">{code}</code></pre>'
+                              "\n</details>",
+                 "text/plain": f"{heading}（这里的显示不支持折叠，答案在下面）\n\n{ex.solution}"}, raw=True)
     else:
         print(heading)
         print(ex.solution)
@@ -109,8 +140,8 @@ def chapter_cells(chapter_stem):
     每道练习依次是：题目（markdown）、模板（代码，标签 exercise-template；纯 Python 练习另加 inpage-exercise，
     网页上就地变成编辑器，见 tools/dsx_inpage.py）、检查（代码，标签 exercise-check；网页练习的检查单元格
     另加 remove-output：网页上由「运行并检查」给出反馈，不显示构建时“还没有完成”的输出）、
-    折叠的提示（markdown）、参考答案（代码，标签 hide-output 与 exercise-solution：书中输出折叠，
-    笔记本里运行后才显示）。
+    折叠的提示（markdown）、参考答案（代码，标签 exercise-solution；它的输出本身是收起的 <details>，
+    网页、Jupyter、Colab 里都要点开才看得到）。
     """
     import nbformat
     exercises = exercises_for(chapter_stem)
@@ -128,7 +159,7 @@ def chapter_cells(chapter_stem):
             code(ex.check, metadata={"tags": ["exercise-check"] + (["remove-output"] if ex.in_page else []),
                                      "exercise_id": ex.id}),
             md(src["hint"], metadata={"exercise_id": ex.id}),
-            code(src["solution"], metadata={"tags": ["hide-output", "exercise-solution"], "exercise_id": ex.id}),
+            code(src["solution"], metadata={"tags": ["exercise-solution"], "exercise_id": ex.id}),
         ]
     kinds = ("task", "template", "check", "hint", "solution")
     for i, cell in enumerate(cells):   # 固定的单元格 id：重复生成的结果完全相同

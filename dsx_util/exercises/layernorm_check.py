@@ -14,9 +14,11 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ._core import (NOT_DONE, RAISED, RAISES, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner,
+from ._core import (spec_findings, stops_checking, NOT_DONE, RAISED, RAISES, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner,
                     close, describe_value, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
                     run_model, safe_findings, tensor_problem)
+
+EXERCISE_ID = "ch05-layer-norm"   # 题目与要求见 items/ch05_layer_norm/
 
 LAYER_NORM_CODES = {
     "unbiased_variance": "方差用了无偏估计（除以 H−1），层归一化要用有偏估计（除以 H）",
@@ -40,6 +42,7 @@ LAYER_NORM_CODES = {
     "beta_not_featurewise": "输出没有逐特征加上 β[j]",
     "rows_mixed": "一行的输出受到了其他行输入的影响：每个词元只能用自己那一行的统计量",
     "wrong_output": "输出数值不对，各步的性质却都满足（例如 ε 的取值不同）",
+    "eps_ignored": "构造函数传入的 eps 没有用上（forward 里写死了 1e-5）",
     "raised": "你的代码抛出了异常",
     "timeout": "你的代码运行太久（可能有死循环）",
     "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
@@ -105,9 +108,10 @@ def _fixture():
     return inputs, big, gamma, beta, keys, candidates, configs
 
 
-def _model(x, gamma, beta, cfg):
+def _model(x, gamma, beta, cfg, eps=EPS):
     """一种（可能有错的）层归一化，用 float64 计算。"""
     import torch
+    EPS = eps  # noqa: N806 -- 下面的公式里写 EPS，与模块常量同名
     x = x.double()
     dim, keep = cfg["dim"], cfg["keep"]
     if dim is None:
@@ -143,7 +147,9 @@ def check_layer_norm(cls_or_factory, exercise: str = "LayerNorm", timeout: float
                      show: bool = True):
     """检查 ``cls_or_factory(emb_dim)`` 创建的层归一化模块；返回 CheckResult（见 LAYER_NORM_CODES）。"""
     run = Runner(timeout=timeout)
-    findings = safe_findings(_diagnose, cls_or_factory, run)
+    findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
+    if not stops_checking(findings):
+        findings += safe_findings(_diagnose, cls_or_factory, run)
     return finish(exercise, findings, notes=run.notes(), show=show)
 
 
@@ -297,7 +303,32 @@ def _diagnose(factory, run):
     usable = [k for k, y in zip(keys, got) if isinstance(y, torch.Tensor)]
     if not inplace and usable:
         findings += _check_grad(m, run, inputs[usable[0]], gamma, beta, exact=not codes)
+
+    # 7. 构造函数的 eps 真的用上了（题目：MyLayerNorm(emb_dim, eps=1e-5)）
+    if not findings:
+        findings += eps_used(factory, run, H, 0.5, EPS, {"scale": gamma, "shift": beta}, inputs["random"],
+                             lambda x, e: _model(x, gamma, beta, dict(dim=-1, unbiased=False, eps_kind="inside",
+                                                                      keep="ok", affine="ok"), eps=e))
     return findings
+
+
+def eps_used(factory, run, emb_dim, eps, default, params, x, reference):
+    """用 eps=eps 创建学习者的模块：输出应按这个 ε 计算；和默认 ε 的结果一样 -> eps_ignored。LayerNorm、RMSNorm 共用。"""
+    from ._steps import output, set_params
+    out = run.call(factory, emb_dim, eps=eps)
+    if not out.ok or not callable(out.value) or not set_params(out.value, params):
+        return []   # 构造函数不接受 eps 时，签名检查已经说过
+    y = output(run, out.value, x)
+    if y is None:
+        return []
+    want, old = reference(x, eps), reference(x, default)
+    if close(y, want):
+        return []
+    if close(y, old):
+        return [("eps_ignored", f"用 eps={eps:g} 创建模块，输出却和 eps={default:g} 时一样：forward 里要用构造函数传入的 eps"
+                                f"（例如存成 self.eps），不要写死 {default:g}。")]
+    return [("eps_ignored", f"用 eps={eps:g} 创建模块后，输出与按这个 ε 算出的正确结果最大相差 {fmt_num(max_abs_diff(y, want))}："
+                            f"请在 forward 里用构造函数传入的 eps。")]
 
 
 def _wrong_output_msg(got, inputs, keys, gamma, beta):

@@ -9,9 +9,11 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ._core import (WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, find_models, finish, fmt_num,
+from ._core import (spec_findings, stops_checking, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, find_models, finish, fmt_num,
                     fmt_shape, max_abs_diff, run_model, safe_findings)
-from .layernorm_check import build_module, run_forward
+from .layernorm_check import build_module, eps_used, run_forward
+
+EXERCISE_ID = "ch08-rms-norm"   # 题目与要求见 items/ch08_rms_norm/
 
 RMS_NORM_CODES = {
     "subtracts_mean": "减去了均值：均方根归一化不做中心化，直接除以均方根",
@@ -29,6 +31,8 @@ RMS_NORM_CODES = {
     "gamma_not_featurewise": "输出没有逐特征乘以 γ[j]",
     "rows_mixed": "一行的输出受到了其他行输入的影响",
     "wrong_output": "输出数值不对，各条性质却都满足（例如 ε 的取值不同）",
+    "eps_ignored": "构造函数传入的 eps 没有用上（forward 里写死了 1e-6）",
+    "extra_parameters": "除了 scale 还有别的可学习参数（例如平移参数 β）：均方根归一化只有 scale",
     "raised": "你的代码抛出了异常",
     "timeout": "你的代码运行太久（可能有死循环）",
     "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
@@ -83,9 +87,10 @@ def _fixture():
     return inputs, gamma, keys, candidates
 
 
-def _model(x, gamma, cfg):
+def _model(x, gamma, cfg, eps=EPS):
     """一种（可能有错的）均方根归一化，用 float64 计算。"""
     import torch
+    EPS = eps  # noqa: N806 -- 下面的公式里写 EPS，与模块常量同名
     x = x.double()
     dim = cfg["dim"]
 
@@ -110,7 +115,9 @@ def check_rms_norm(cls_or_factory, exercise: str = "RMSNorm", timeout: float = 5
                    show: bool = True):
     """检查 ``cls_or_factory(emb_dim)`` 创建的 RMSNorm；返回 CheckResult（见 RMS_NORM_CODES）。"""
     run = Runner(timeout=timeout)
-    findings = safe_findings(_diagnose, cls_or_factory, run)
+    findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
+    if not stops_checking(findings):
+        findings += safe_findings(_diagnose, cls_or_factory, run)
     return finish(exercise, findings, notes=run.notes(), show=show)
 
 
@@ -173,7 +180,20 @@ def _diagnose(factory, run):
         else:  # 忽略了 scale
             code, msg = WRONG_OUTPUT, "把 scale 设成别的值后，你的输出没有随之改变：forward 里没有用到 self.scale。"
         findings.append((code, msg))
+    if not findings:
+        findings += _only_scale(m) + eps_used(
+            factory, run, H, 0.5, EPS, {"scale": gamma}, inputs["offset"],
+            lambda x, e: _model(x, gamma, dict(dim=-1, center="none", reduce="mean", eps_kind="inside", affine="ok"), e))
     return findings
+
+
+def _only_scale(m):
+    """题目：只有一个可学习参数 scale，没有平移参数 β。"""
+    extra = [name for name, p in m.named_parameters() if name != "scale"] if hasattr(m, "named_parameters") else []
+    if extra:
+        return [("extra_parameters", f"除了 scale，你的模块还有可学习参数 `{extra[0]}`：均方根归一化只有缩放参数 γ，"
+                                     f"没有平移参数 β，多出来的参数会被训练、也会让 state_dict 对不上。")]
+    return []
 
 
 @functools.lru_cache(maxsize=None)

@@ -12,8 +12,14 @@ import math
 import re
 import sys
 
-from ._core import NOT_DONE, call_learner, finish
+from ._core import NOT_DONE, call_learner, spec_findings, stops_checking
+from ._core import finish as _show_result
 from .catalog import get_exercise
+
+
+def finish(exercise, findings, notes=()):
+    """各检查函数体的结论（先不显示）：装饰器 _checker 再并上题目写明的要求，显示一次。"""
+    return _show_result(exercise, findings, notes, show=False, each=True)
 
 # 调用学习者代码的超时秒数（测试里可以调小）
 _TIMEOUT = 5.0
@@ -21,7 +27,7 @@ _TIMEOUT = 5.0
 # 所有检查都可能给出的通用错误代码
 # （not_done、raised、timeout 的说明由 _core.Outcome.message 给出）
 GENERIC_CODES = {
-    NOT_DONE: "练习还没有完成：代码仍在抛出 NotImplementedError。",
+    NOT_DONE: "尚未作答：模板里的 raise NotImplementedError 还在，写好你的实现后再检查。",
     "raised": "你的代码抛出了异常。",
     "timeout": "你的代码运行太久，检查被中止。",
     "broadcast_error": "形状对不上，无法广播：第 {dim} 维一个长 {a}、一个长 {b}{where}。求均值、方差后，结果要还能和原张量逐元素运算（想想 keepdim）。",
@@ -30,6 +36,8 @@ GENERIC_CODES = {
     "nan_output": "{label}输出里出现了 NaN 或无穷大。",
     "wrong_output": "{label}结果与正确值最大相差 {diff:.3g}。",
     "check_failed": "检查你的结果时出错（{error}）：请确认返回值的类型和形状符合题目要求。",
+    "modified_input": "{label}你的函数原地改动了传入的第 {index} 个参数（例如用了 -=、/= 或 sub_()、div_() 这类原地操作）："
+                      "请返回新的张量，不要改动调用者的数据。",
 }
 
 
@@ -41,22 +49,30 @@ def _checker(exercise, codes):
     """
     def wrap(func):
         @functools.wraps(func)
-        def checker(fn):
+        def checker(fn, show=True):
             import random
             torch = _torch()
             saved = torch.get_rng_state(), random.getstate()
             np = sys.modules.get("numpy")   # set_seed 也会设定 NumPy 的种子
             np_state = np.random.get_state() if np is not None else None
             try:
-                return func(fn)
+                findings = spec_findings(fn, exercise)   # 题目写明的要求：签名、不许用的现成函数
+                notes = []
+                if not stops_checking(findings):
+                    result = func(fn)
+                    findings += list(zip(result.codes, result.messages))
+                    notes = result.notes
             except Exception as exc:  # noqa: BLE001 -- 检查本身永远不让单元格报错
                 text = f"{type(exc).__name__}: {exc}".splitlines()[0][:120]
-                return finish(checker.exercise, [("check_failed", _msg({}, "check_failed", error=text))])
+                findings, notes = [("check_failed", _msg({}, "check_failed", error=text))], []
             finally:
                 torch.set_rng_state(saved[0])
                 random.setstate(saved[1])
                 if np_state is not None:
                     np.random.set_state(np_state)
+            if any(code == NOT_DONE for code, _ in findings):
+                findings = [(NOT_DONE, _msg({}, NOT_DONE))]
+            return _show_result(checker.exercise, findings, notes, show=show, each=True)
         checker.exercise_id = exercise
         checker.exercise = get_exercise(exercise).title   # 反馈里显示练习的标题
         checker.codes = dict(codes)
@@ -117,7 +133,7 @@ def _max_diff(a, b):
 
 
 def _judge_tensor(value, expected, variants, codes, *, label="", atol=1e-4, rtol=1e-4,
-                  nan_code="nan_output"):
+                  nan_code="nan_output", fields=None):
     """比较学习者返回的张量与正确结果；不对时在 variants（代码 -> 典型错误写法的结果）里找原因。
 
     返回 None（正确）或 (代码, 说明)。
@@ -132,7 +148,7 @@ def _judge_tensor(value, expected, variants, codes, *, label="", atol=1e-4, rtol
     for key, wrong in variants.items():
         if _close(value, wrong, atol, rtol):
             code = key.split("#")[0]   # "代码#说明"：同一个代码可以对应几种写法
-            return code, _msg(codes, code, label=label)
+            return code, _msg(codes, code, label=label, **(fields or {}))
     if tuple(value.shape) != tuple(expected.shape):
         return "wrong_shape", _msg(codes, "wrong_shape", label=label, expected=tuple(expected.shape),
                                    actual=tuple(value.shape))
@@ -143,12 +159,18 @@ def _judge_tensor(value, expected, variants, codes, *, label="", atol=1e-4, rtol
 
 def _run_cases(exercise, fn, cases, codes, **judge):
     """cases：[(标签, 参数元组, 关键字参数字典, 正确结果, 错误写法字典)]；遇到第一个错误就停止。"""
+    torch = _torch()
     for label, args, kwargs, expected, variants in cases:
-        value, failure = _call(fn, *_clone_args(args), **kwargs)   # 传副本：学习者原地修改也不影响检查
+        given = _clone_args(args)
+        value, failure = _call(fn, *given, **kwargs)   # 传副本：学习者原地修改也不影响检查
         if failure is None:
-            failure = _judge_tensor(value, expected, variants, codes, label=label, **judge)
-        if failure is not None:
-            return finish(exercise, [failure])
+            failure = _judge_tensor(value, expected, variants, codes, label=label, fields=kwargs, **judge)
+        changed = [i for i, (a, g) in enumerate(zip(args, given), start=1)
+                   if isinstance(a, torch.Tensor) and isinstance(g, torch.Tensor) and not torch.equal(a, g)]
+        findings = ([] if failure is None else [failure]) + (
+            [("modified_input", _msg(codes, "modified_input", label=label, index=changed[0]))] if changed else [])
+        if findings:
+            return finish(exercise, findings)
     return finish(exercise, [])
 
 
@@ -337,7 +359,8 @@ _PRE_CODES = {
     "post_ln_order": "你写的是后置归一化（Post-LN）：先加残差再归一化。前置归一化要在进入子层之前归一化。",
     "missing_residual": "缺少残差连接：子层的输出要加回到进入这个子层之前的 x 上。",
     "residual_after_norm": "残差加在了归一化之后的张量上：残差连接应当绕过层归一化，加回未归一化的 x。",
-    "swapped_norms": "两个层归一化用反了：norm1 属于注意力子层，norm2 属于前馈子层。",
+    "swapped_norms": "norm1 和 norm2 用反了：norm1 属于注意力子层（先用），norm2 属于前馈子层（后用）。",
+    "norm_reused": "两个子层用了同一个层归一化（都是 {which}）：norm1 给注意力子层，norm2 给前馈子层，各有各的参数。",
     "swapped_sublayers": "两个子层的顺序反了：先注意力 att，再前馈网络 ff。",
 }
 
@@ -345,48 +368,109 @@ _POST_CODES = {
     "pre_ln_order": "你写的是前置归一化（Pre-LN）：后置归一化要先把子层输出加回残差，再做层归一化。",
     "missing_residual": "缺少残差连接：子层的输出要先加回该子层的输入，再归一化。",
     "norm_before_add": "层归一化只作用在了子层输出上：后置归一化归一化的是“输入 + 子层输出”的和。",
-    "swapped_norms": "两个层归一化用反了：norm1 属于注意力子层，norm2 属于前馈子层。",
+    "swapped_norms": "norm1 和 norm2 用反了：norm1 接在注意力子层的残差之后，norm2 接在前馈子层的残差之后。",
+    "norm_reused": "两个子层用了同一个层归一化（都是 {which}）：norm1 接在注意力子层之后，norm2 接在前馈子层之后。",
     "swapped_sublayers": "两个子层的顺序反了：先注意力 att，再前馈网络 ff。",
 }
 
 
-def _block_cases(reference, variants):
-    cases = []
+def _sublayer(h, layer, norm, order, residual):
+    """一个子层（可能接错）：前置归一化 h + layer(norm(h))，后置归一化 norm(h + layer(h))。"""
+    if order == "pre":
+        if residual == "missing":
+            return layer(norm(h))
+        if residual == "after_norm":
+            return norm(h) + layer(norm(h))
+        return h + layer(norm(h))
+    if residual == "missing":
+        return norm(layer(h))
+    if residual == "after_norm":
+        return h + norm(layer(h))
+    return norm(h + layer(h))
+
+
+def _block(x, a, f, n1, n2, order="pre", order1=None, order2=None, norms="ok", sub="ok", res1="ok", res2="ok"):
+    """一种（可能接错的）Transformer 块。norms："ok"、"swapped"（两个对调）、"n1"/"n2"（两处都用同一个）。"""
+    na, nf = {"ok": (n1, n2), "swapped": (n2, n1), "n1": (n1, n1), "n2": (n2, n2)}[norms]
+    sa, sf = (a, f) if sub == "ok" else (f, a)
+    h = _sublayer(x, sa, na, order1 or order, res1)
+    return _sublayer(h, sf, nf, order2 or order, res2)
+
+
+def _block_variants(parts, order):
+    """[(代码元组, 接法, 输出)]：一处或两处接错的所有组合（正确的块不在里面），错得少的在前。"""
+    import itertools
+    torch = _torch()
+    other = "post" if order == "pre" else "pre"
+    flags = {"order": [order, other], "order1": [order, other], "order2": [order, other],
+             "norms": ["ok", "swapped", "n1", "n2"], "sub": ["ok", "swapped"],
+             "res1": ["ok", "missing", "after_norm"], "res2": ["ok", "missing", "after_norm"]}
+    after = "residual_after_norm" if order == "pre" else "norm_before_add"
+    names = {("order", other): f"{other}_ln_order", ("order1", other): f"{other}_ln_order",
+             ("order2", other): f"{other}_ln_order", ("norms", "swapped"): "swapped_norms",
+             ("norms", "n1"): "norm_reused", ("norms", "n2"): "norm_reused", ("sub", "swapped"): "swapped_sublayers",
+             ("res1", "missing"): "missing_residual", ("res2", "missing"): "missing_residual",
+             ("res1", "after_norm"): after, ("res2", "after_norm"): after}
+    out = []
+    with torch.no_grad():
+        # 两个子层同时缺残差（或都加错地方）算一处错误
+        both = [({"res1": r, "res2": r}, (names[("res1", r)],)) for r in ("missing", "after_norm")]
+        singles = [({c: v}, (names[(c, v)],)) for c in flags for v in flags[c][1:]]
+        for setting, codes in singles[:1] + both + singles[1:]:
+            out.append((codes, setting, _block(*parts, **dict({"order": order}, **setting))))
+        for (s1, c1), (s2, c2) in itertools.combinations(singles, 2):
+            if set(s1) & set(s2) or c1 == c2 or ("order" in s1 and ("order1" in s2 or "order2" in s2)):
+                continue
+            setting = dict(s1, **s2)
+            out.append((c1 + c2, setting, _block(*parts, **dict({"order": order}, **setting))))
+    return out
+
+
+_WHERE = {"res1": "注意力子层", "res2": "前馈子层", "order1": "注意力子层", "order2": "前馈子层"}
+
+
+def _check_block(exercise, fn, order, codes_table):
+    torch = _torch()
     for seed in (0, 1):
         parts = _block_parts(seed)
-        torch = _torch()
         with torch.no_grad():
-            expected = reference(*parts)
-            wrong = {code: f(*parts) for code, f in variants.items()}
+            expected = _block(*parts, order=order)
         x, *modules = parts
-        cases.append(("", (x.clone(), *modules), {}, expected, wrong))
-    return cases
+        value, failure = _call(fn, x.clone(), *modules)
+        if failure is None:
+            failure = _judge_tensor(value, expected, {}, codes_table)
+        if failure is None:
+            continue
+        if failure[0] != "wrong_output":
+            return finish(exercise, [failure])
+        for codes, setting, wrong in _block_variants(parts, order):
+            if _close(value, wrong, 1e-4, 1e-4):
+                used = {"n1": "norm1", "n2": "norm2"}.get(setting.get("norms"), "")
+                where = "、".join(_WHERE[k] for k in setting if k in _WHERE)
+                found = [(c, _msg(codes_table, c, which=used)) for c in codes]
+                if where and len(set(setting) & {"res1", "res2"}) < 2:
+                    found[0] = (found[0][0], f"{where}：" + found[0][1])
+                if len(found) > 1:
+                    found[0] = (found[0][0], "同时有两处错误。" + found[0][1])
+                return finish(exercise, found)
+        return finish(exercise, [failure])
+    return finish(exercise, [])
 
 
 @_checker("ch01-pre-ln-block", _PRE_CODES)
 def check_pre_ln_block(fn):
-    """检查 pre_ln_block(x, att, ff, norm1, norm2)：前置归一化 Transformer 块的前向传播（不含 dropout）。"""
-    variants = {
-        "post_ln_order": _post,
-        "missing_residual": lambda x, a, f, n1, n2: f(n2(a(n1(x)))),
-        "residual_after_norm": lambda x, a, f, n1, n2: (lambda h: n2(h) + f(n2(h)))(n1(x) + a(n1(x))),
-        "swapped_norms": lambda x, a, f, n1, n2: _pre(x, a, f, n2, n1),
-        "swapped_sublayers": lambda x, a, f, n1, n2: _pre(x, f, a, n1, n2),
-    }
-    return _run_cases(check_pre_ln_block.exercise, fn, _block_cases(_pre, variants), _PRE_CODES)
+    """检查 pre_ln_block(x, att, ff, norm1, norm2)：前置归一化 Transformer 块的前向传播（不含 dropout）。
+
+    与正确结果不同时，和一处或两处接错（写成后置、两个层归一化对调或重复用一个、子层对调、残差缺失或加错地方）
+    的组合比较，说出是哪几处。
+    """
+    return _check_block(check_pre_ln_block.exercise, fn, "pre", _PRE_CODES)
 
 
 @_checker("ch09-post-ln-block", _POST_CODES)
 def check_post_ln_block(fn):
     """检查 post_ln_block(x, att, ff, norm1, norm2)：后置归一化 Transformer 块的前向传播（不含 dropout）。"""
-    variants = {
-        "pre_ln_order": _pre,
-        "missing_residual": lambda x, a, f, n1, n2: n2(f(n1(a(x)))),
-        "norm_before_add": lambda x, a, f, n1, n2: (lambda h: h + n2(f(h)))(x + n1(a(x))),
-        "swapped_norms": lambda x, a, f, n1, n2: _post(x, a, f, n2, n1),
-        "swapped_sublayers": lambda x, a, f, n1, n2: _post(x, f, a, n1, n2),
-    }
-    return _run_cases(check_post_ln_block.exercise, fn, _block_cases(_post, variants), _POST_CODES)
+    return _check_block(check_post_ln_block.exercise, fn, "post", _POST_CODES)
 
 
 # ---------------------------------------------------------------- 第 2 章：为什么需要归一化
@@ -484,7 +568,7 @@ def check_predict_shapes(fn):
     if not isinstance(answer, dict):
         return finish(exercise, [("not_dict", _msg(_SHAPE_CODES, "not_dict", kind=type(answer).__name__))])
     x = torch.zeros(SHAPE_X)
-    findings, seen = [], set()
+    findings = []
     for expr, dims, keepdim in SHAPE_QUESTIONS:
         truth = tuple(eval(expr, {"x": x}).shape)  # 由 PyTorch 真正算出的形状
         if expr not in answer:
@@ -504,10 +588,9 @@ def check_predict_shapes(fn):
                 elif any(shape in (_reduced_shape((d,), keepdim), _reduced_shape((d,), not keepdim))
                          for d in range(len(SHAPE_X)) if d not in {e % len(SHAPE_X) for e in dims}):
                     code = "wrong_axis"
-        if code and code not in seen:
-            seen.add(code)
+        if code:   # 每道答错的小题一条：答错五道就列五条
             findings.append((code, _msg(_SHAPE_CODES, code, expr=expr, **fields)))
-    return finish(exercise, findings[:3])
+    return finish(exercise, findings)
 
 
 # ---------------------------------------------------------------- 第 4 章：公式逐步计算
@@ -520,6 +603,7 @@ _IDENTITY_CODES = {
     "unbiased_var": "gamma 用了无偏方差（除以 H−1）：层归一化用的是有偏方差。",
     "swapped": "gamma 和 beta 放反了：一个负责缩放，一个负责平移。",
     "beta_missing": "gamma 对了，但 beta 不对：标准化时减掉了均值，要平移回去。",
+    "eps_ignored": "eps={eps} 时，你的 gamma 和 eps=1e-5 时一样：gamma 里的 ε 要用参数 eps，不要写死。",
     "wrong_output": "用你的 gamma、beta 做层归一化后，输出与输入最大相差 {diff:.3g}。",
 }
 
@@ -530,10 +614,9 @@ def check_identity_params(fn):
     torch = _torch()
     from dsx_util.layernorm import LayerNorm
     exercise = check_identity_params.exercise
-    eps = 1e-5
-    # 第一行方差约 1e-5，与 ε 同量级：漏掉 ε 会明显算错
-    rows = [_randn(0, 6) * 0.003 + 0.5, _randn(1, 10) * 2.0 - 1.0]
-    for x in rows:
+    # 第一行方差约 1e-5，与 ε 同量级：漏掉 ε 会明显算错；最后再用 eps=0.3 调用一次，看是否用了参数 eps
+    rows = [(_randn(0, 6) * 0.003 + 0.5, 1e-5), (_randn(1, 10) * 2.0 - 1.0, 1e-5), (_randn(1, 10) * 0.2, 0.3)]
+    for x, eps in rows:
         d = x.shape[0]
         value, failure = _call(fn, x.clone(), eps=eps)
         if failure is not None:
@@ -558,7 +641,9 @@ def check_identity_params(fn):
             return torch.full((d,), float(v))
         tol = dict(atol=1e-6, rtol=1e-4)
         beta_ok = _close(beta, full(mean), **tol)
-        if _close(gamma, full(var + eps), **tol) or _close(gamma, full(var), **tol):
+        if eps != 1e-5 and _close(gamma, full((var + 1e-5).sqrt()), **tol):
+            code = "eps_ignored"
+        elif _close(gamma, full(var + eps), **tol) or _close(gamma, full(var), **tol):
             code = "gamma_is_var"
         elif _close(gamma, full(var.sqrt()), **tol):
             code = "missing_eps"
@@ -570,7 +655,7 @@ def check_identity_params(fn):
             code = "beta_missing"
         else:
             code = "wrong_output"
-        return finish(exercise, [(code, _msg(_IDENTITY_CODES, code, diff=_max_diff(y, x)))])
+        return finish(exercise, [(code, _msg(_IDENTITY_CODES, code, diff=_max_diff(y, x), eps=eps))])
     return finish(exercise, [])
 
 
@@ -735,6 +820,8 @@ _BN_AXIS_CODES = {
     "normalized_all": "你用整个批量所有元素的均值和方差做了归一化：批量归一化每个特征（每一列）各算各的。",
     "unbiased_var": "你用了无偏方差（除以 B−1）：训练时的批量归一化用有偏方差来归一化。",
     "no_centering": "没有减去均值：归一化后每一列的均值应为 0。",
+    "eps_ignored": "eps={eps} 时结果和 eps=1e-5 时一样：请用参数 eps，不要写死。",
+    "eps_misplaced": "eps={eps} 时结果不对：ε 要加在方差上、再开平方（√(σ² + ε)），不要漏掉或加在根号外面。",
 }
 
 
@@ -743,19 +830,23 @@ def check_batchnorm_axis(fn):
     """检查 batch_normalize(x, eps)：x 形状 [B, H]，对每个特征（dim=0）做标准化（不含 γ、β）。"""
     torch = _torch()
     cases = []
-    for seed, shape in ((0, (5, 3)), (1, (4, 7))):
+    for seed, shape, eps in ((0, (5, 3), 1e-5), (1, (4, 7), 1e-5), (2, (6, 3), 0.5)):
         x = _randn(seed, *shape) * (torch.arange(shape[1]) + 1.0) + 10 * torch.arange(shape[1])
-        eps = 1e-5
 
-        def norm(dim, unbiased=False):
-            return (x - x.mean(dim, keepdim=True)) / (x.var(dim, keepdim=True, unbiased=unbiased) + eps).sqrt()
+        def norm(dim, unbiased=False, e=eps):
+            return (x - x.mean(dim, keepdim=True)) / (x.var(dim, keepdim=True, unbiased=unbiased) + e).sqrt()
+        centered = x - x.mean(0, keepdim=True)
+        std = x.var(0, keepdim=True, unbiased=False).sqrt()
         wrong = {
             "normalized_rows": norm(-1),
             "normalized_all": (x - x.mean()) / (x.var(unbiased=False) + eps).sqrt(),
             "unbiased_var": norm(0, unbiased=True),
             "no_centering": x / (x.var(0, keepdim=True, unbiased=False) + eps).sqrt(),
         }
-        cases.append(("", (x.clone(),), {"eps": eps}, norm(0), wrong))
+        if eps != 1e-5:
+            wrong = {"eps_ignored": norm(0, e=1e-5), "eps_misplaced": centered / (std + eps),
+                     "eps_misplaced#none": centered / std, **wrong}
+        cases.append((f"eps={eps:g} 时：" if eps != 1e-5 else "", (x.clone(),), {"eps": eps}, norm(0), wrong))
     return _run_cases(check_batchnorm_axis.exercise, fn, cases, _BN_AXIS_CODES, atol=1e-4, rtol=1e-3)
 
 
@@ -880,47 +971,129 @@ def _ln_backward_parts(x, gamma, g, eps, unbiased=False, use_gamma=True):
 
 
 _LNB_CODES = {
-    "missing_mean_term": "少了经过均值 μ 的那一项：每个 x 都通过 μ 影响这一行的所有输出。",
-    "missing_projection_term": "少了经过方差 σ² 的那一项：每个 x 也通过 σ² 影响这一行的所有输出。",
+    "missing_mean_term": "少了经过均值 μ 的那一项：每个 x 都通过 μ 影响这一行的所有输出，要减去 mean(γ·grad_out)。",
+    "missing_projection_term": "少了经过方差 σ² 的那一项：每个 x 也通过 σ² 影响这一行的所有输出，要减去 x̂·mean(γ·grad_out·x̂)。",
+    "mean_term_sum": "经过均值 μ 的那一项用了求和：它是 γ·grad_out 沿最后一维的平均（除以 H），你的大了 H 倍。",
+    "projection_term_sum": "经过方差 σ² 的那一项用了求和：它是 γ·grad_out·x̂ 沿最后一维的平均（除以 H），你的大了 H 倍。",
+    "mean_term_sign": "经过均值 μ 的那一项符号反了：它是减去的，不是加上的。",
+    "projection_term_sign": "经过方差 σ² 的那一项符号反了：x̂·mean(γ·grad_out·x̂) 是减去的，不是加上的。",
     "wrong_scale": "结构对了，整体大小不对：对 x̂ = (x − μ)/σ 求导，整体要带一个 1/σ（σ = √(σ²+ε)）。",
     "gamma_ignored": "没有用到 gamma：y = γ·x̂ + β，传到 x̂ 的梯度要先乘上 γ。",
     "unbiased_var": "你用了无偏方差（除以 H−1）：层归一化前向用的是有偏方差，反向也要一致。",
+    "eps_ignored": "eps={eps} 时结果和 eps=1e-5 时一样：σ = √(σ² + ε) 里要用参数 eps，不要写死。",
+    "row_sum_not_zero": "你的梯度第 {row} 行的和是 {got}，应为 0：层归一化的输出不受整行平移影响，所以 dL/dx 沿最后一维"
+                        "的和必为 0——经过均值 μ 的那一项不对或缺了。",
+    "not_orthogonal_to_xhat": "你的梯度第 {row} 行与 x̂ 的内积是 {got}，应为 0：输出不受整行缩放影响，所以 Σ dL/dx·x̂ 必为 0"
+                              "——经过方差 σ² 的那一项不对或缺了。",
 }
+
+_LNB_FLAGS = {"mean_term": ["ok", "none", "sum", "sign"], "proj_term": ["ok", "none", "sum", "sign"],
+              "use_gamma": [True, False], "unbiased": [False, True], "scale": ["inv", "none", "mul", "var"],
+              "eps_fixed": [False, True]}
+_LNB_FLAG_CODES = {("mean_term", "none"): "missing_mean_term", ("mean_term", "sum"): "mean_term_sum",
+                   ("mean_term", "sign"): "mean_term_sign", ("proj_term", "none"): "missing_projection_term",
+                   ("proj_term", "sum"): "projection_term_sum", ("proj_term", "sign"): "projection_term_sign",
+                   ("use_gamma", False): "gamma_ignored", ("unbiased", True): "unbiased_var",
+                   ("scale", "none"): "wrong_scale", ("scale", "mul"): "wrong_scale", ("scale", "var"): "wrong_scale",
+                   ("eps_fixed", True): "eps_ignored"}
+_DIRECT_ONLY = ("只算了直接路径 γ·grad_out/σ：还少了两项——经过均值 μ 的 mean(γ·grad_out)，"
+                "和经过方差 σ² 的 x̂·mean(γ·grad_out·x̂)，两者都要减去，再整体除以 σ。")
+
+
+def _lnb_formula(x, gamma, g, eps, mean_term="ok", proj_term="ok", use_gamma=True, unbiased=False, scale="inv",
+                 eps_fixed=False):
+    sigma, xhat, gg, a, b = _ln_backward_parts(x, gamma, g, 1e-5 if eps_fixed else eps, unbiased, use_gamma)
+    h = x.shape[-1]
+    term = {"ok": 1.0, "none": 0.0, "sum": float(h), "sign": -1.0}
+    core = gg - term[mean_term] * a - term[proj_term] * xhat * b
+    return {"inv": core / sigma, "none": core, "mul": core * sigma, "var": core / sigma ** 2}[scale]
 
 
 @_checker("ch10-layer-norm-backward", _LNB_CODES)
 def check_layer_norm_backward(fn):
-    """检查 layer_norm_backward(x, gamma, grad_out, eps)：手推层归一化对 x 的梯度，与 autograd 比较。"""
+    """检查 layer_norm_backward(x, gamma, grad_out, eps)：手推层归一化对 x 的梯度，与 autograd 比较。
+
+    与正确结果不同时，先和一处或两处典型错误（缺项、求和代替平均、符号、γ、无偏方差、1/σ、写死 ε）的组合比较；
+    都不像时检查两条性质：每行梯度之和为 0（经过 μ 的项），与 x̂ 的内积为 0（经过 σ² 的项）。
+    """
+    import itertools
     torch = _torch()
-    cases = []
-    for seed, shape in ((0, (3, 6)), (1, (2, 4, 8))):
+    exercise = check_layer_norm_backward.exercise
+    for seed, shape, eps in ((0, (3, 6), 1e-5), (1, (2, 4, 8), 1e-5), (2, (3, 5), 0.5)):
         x = _randn(seed, *shape, dtype=torch.float64) * 1.5 + 0.5
+        if eps != 1e-5:
+            x = x * 0.3   # 方差与 ε 同量级：写死 ε 的差别显出来
         gamma = _randn(seed + 10, shape[-1], dtype=torch.float64) + 1.0
         g = _randn(seed + 20, *shape, dtype=torch.float64)
-        eps = 1e-5
-        # 正确答案由 autograd 算出
-        xr = x.clone().requires_grad_(True)
+        xr = x.clone().requires_grad_(True)   # 正确答案由 autograd 算出
         with torch.enable_grad():
             mean = xr.mean(-1, keepdim=True)
             var = xr.var(-1, keepdim=True, unbiased=False)
             y = gamma * (xr - mean) / torch.sqrt(var + eps)
             (expected,) = torch.autograd.grad(y, xr, g)
+        given = (x.clone(), gamma.clone(), g.clone())
+        value, failure = _call(fn, *given, eps=eps)
+        label = f"eps={eps:g} 时：" if eps != 1e-5 else ""
+        if failure is None:
+            failure = _judge_tensor(value, expected, {}, _LNB_CODES, label=label, atol=1e-6, rtol=1e-5)
+        if failure is None:
+            if any(not torch.equal(a, b) for a, b in zip(given, (x, gamma, g))):
+                return finish(exercise, [("modified_input", _msg(_LNB_CODES, "modified_input", label=label, index=1))])
+            continue
+        if failure[0] != "wrong_output":
+            return finish(exercise, [failure])
+        findings = _lnb_variants(value, x, gamma, g, eps)
+        if findings is None:
+            findings = _lnb_steps(value, x, eps) or [failure]
+        return finish(exercise, findings)
+    return finish(exercise, [])
 
-        def formula(unbiased=False, use_gamma=True, mean_term=True, proj_term=True, scale="inv"):
-            sigma, xhat, gg, a, b = _ln_backward_parts(x, gamma, g, eps, unbiased, use_gamma)
-            core = gg - (a if mean_term else 0) - (xhat * b if proj_term else 0)
-            return {"inv": core / sigma, "none": core, "mul": core * sigma, "var": core / sigma ** 2}[scale]
-        wrong = {
-            "missing_mean_term": formula(mean_term=False),
-            "missing_projection_term": formula(proj_term=False),
-            "gamma_ignored": formula(use_gamma=False),
-            "unbiased_var": formula(unbiased=True),
-            "wrong_scale": formula(scale="none"),
-            "wrong_scale#mul": formula(scale="mul"),
-            "wrong_scale#var": formula(scale="var"),
-        }
-        cases.append(("", (x.clone(), gamma.clone(), g.clone()), {"eps": eps}, expected, wrong))
-    return _run_cases(check_layer_norm_backward.exercise, fn, cases, _LNB_CODES, atol=1e-6, rtol=1e-5)
+
+def _lnb_variants(value, x, gamma, g, eps):
+    """与一处或两处典型错误的组合比较；吻合时返回 findings，否则 None。"""
+    import itertools
+    keys = list(_LNB_FLAGS)
+    for k in (1, 2):
+        for chosen in itertools.combinations(keys, k):
+            for values in itertools.product(*[_LNB_FLAGS[c][1:] for c in chosen]):
+                setting = dict(zip(chosen, values))
+                if setting.get("eps_fixed") and eps == 1e-5:
+                    continue
+                if _close(value, _lnb_formula(x, gamma, g, eps, **setting), 1e-6, 1e-5):
+                    codes = [_LNB_FLAG_CODES[(c, v)] for c, v in setting.items()]
+                    if set(codes) == {"missing_mean_term", "missing_projection_term"}:
+                        return [("missing_mean_term", _DIRECT_ONLY),
+                                ("missing_projection_term", _LNB_CODES["missing_projection_term"])]
+                    found = [(c, _msg(_LNB_CODES, c, eps=eps)) for c in codes]
+                    if len(found) > 1:
+                        found[0] = (found[0][0], "同时有两处错误。" + found[0][1])
+                    return found
+    return None
+
+
+def _lnb_steps(value, x, eps):
+    """逐步诊断：正确的 dL/dx 每行和为 0、与 x̂ 正交。"""
+    torch = _torch()
+    v = value.detach().double().reshape(-1, x.shape[-1])
+    x2 = x.reshape(-1, x.shape[-1])
+    xhat = (x2 - x2.mean(-1, keepdim=True)) / torch.sqrt(x2.var(-1, keepdim=True, unbiased=False) + eps)
+    size = float(v.abs().max()) + 1e-12
+    findings = []
+    sums = v.sum(-1)
+    i = int(sums.abs().argmax())
+    if abs(float(sums[i])) > 1e-6 * size * x.shape[-1]:
+        findings.append(("row_sum_not_zero", _msg(_LNB_CODES, "row_sum_not_zero", row=i + 1, got=_fmt(sums[i]))))
+    dots = (v * xhat).sum(-1)
+    i = int(dots.abs().argmax())
+    if abs(float(dots[i])) > 1e-6 * size * x.shape[-1]:
+        findings.append(("not_orthogonal_to_xhat", _msg(_LNB_CODES, "not_orthogonal_to_xhat", row=i + 1,
+                                                         got=_fmt(dots[i]))))
+    return findings
+
+
+def _fmt(v):
+    from .core import fmt_num
+    return fmt_num(float(v))
 
 
 # ---------------------------------------------------------------- 第 11 章：速度
@@ -956,6 +1129,8 @@ _STABLE_CODES = {
     "unbiased_var": "你用了无偏方差（除以 H−1）：层归一化用有偏方差（除以 H）。",
     "wrong_dtype": "输入是 float32，你返回的是 {dtype}：请保持 float32，不要靠换成更高精度来绕过问题。",
     "no_centering": "没有减去均值：式 (4.3) 的分子是 x − μ。",
+    "eps_ignored": "eps={eps} 时结果和 eps=1e-5 时一样：请用参数 eps，不要写死。",
+    "eps_misplaced": "eps={eps} 时结果不对：ε 要加在方差上、再开平方（√(σ² + ε)），不要漏掉或加在根号外面。",
 }
 
 
@@ -964,25 +1139,30 @@ def check_stable_layer_norm(fn):
     """检查 stable_normalize(x, eps)：float32 下对最后一维标准化，均值约 10⁴ 的行也要算对。"""
     torch = _torch()
     exercise = check_stable_layer_norm.exercise
-    eps = 1e-5
 
-    def reference(x, unbiased=False):
+    def reference(x, unbiased=False, eps=1e-5, outside=False):
         x64 = x.double()
-        return ((x64 - x64.mean(-1, keepdim=True)) /
-                (x64.var(-1, keepdim=True, unbiased=unbiased) + eps).sqrt()).float()
+        var = x64.var(-1, keepdim=True, unbiased=unbiased)
+        return ((x64 - x64.mean(-1, keepdim=True)) / (var.sqrt() + eps if outside else (var + eps).sqrt())).float()
     small = _randn(0, 4, 64) * 2 + 1
     big = _randn(1, 4, 768) + 1e4
-    for label, x, tol in (("普通输入：", small, 1e-3), ("均值约 1e4 的输入：", big, 2e-2)):
+    narrow = _randn(2, 3, 16) * 0.3 + 2.0   # 方差与 ε 同量级：ε 用没用、加在哪里，结果差得很明显
+    for label, x, tol, eps in (("普通输入：", small, 1e-3, 1e-5), ("均值约 1e4 的输入：", big, 2e-2, 1e-5),
+                               ("eps=0.5 时：", narrow, 1e-3, 0.5)):
         value, failure = _call(fn, x.clone(), eps=eps)
         if failure is None and isinstance(value, torch.Tensor) and value.dtype != torch.float32:
             failure = ("wrong_dtype", _msg(_STABLE_CODES, "wrong_dtype", dtype=str(value.dtype).replace("torch.", "")))
         if failure is None:
-            wrong = {"unbiased_var": reference(x, unbiased=True),
+            wrong = {"unbiased_var": reference(x, unbiased=True, eps=eps),
                      "no_centering": (x.double() / (x.double().var(-1, keepdim=True, unbiased=False) + eps).sqrt()).float()}
-            failure = _judge_tensor(value, reference(x), wrong, _STABLE_CODES, label=label, atol=tol, rtol=tol,
+            if eps != 1e-5:
+                wrong.update({"eps_ignored": reference(x), "eps_misplaced": reference(x, eps=eps, outside=True),
+                              "eps_misplaced#none": reference(x, eps=0.0)})
+            failure = _judge_tensor(value, reference(x, eps=eps), wrong, _STABLE_CODES, label=label, atol=tol, rtol=tol,
+                                    fields={"eps": eps},
                                     nan_code="single_pass_variance" if x is big else "nan_output")
             if failure is not None and x is big and failure[0] in ("wrong_output", "single_pass_variance"):
-                diff = _max_diff(torch.nan_to_num(value.detach(), nan=1e30), reference(x))
+                diff = _max_diff(torch.nan_to_num(value.detach(), nan=1e30), reference(x, eps=eps))
                 failure = ("single_pass_variance", _msg(_STABLE_CODES, "single_pass_variance", diff=diff))
         if failure is not None:
             return finish(exercise, [failure])

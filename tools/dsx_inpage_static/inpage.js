@@ -63,13 +63,21 @@
       value: saved !== null ? saved : st.template,
       mode: "python", indentUnit: 4, tabSize: 4, lineNumbers: true, viewportMargin: Infinity,
       extraKeys: {
-        Tab: (cm) => (cm.somethingSelected() ? cm.indentSelection("add") : cm.replaceSelection("    ", "end")),
-        "Shift-Tab": (cm) => cm.indentSelection("subtract"),
+        // Tab 缩进；先按 Esc 再按 Tab（或 Shift+Tab）就把 Tab 交还浏览器，焦点移出编辑器（WCAG 2.1.2：不困住键盘）
+        Tab: (cm) => (st.escaped ? CodeMirror.Pass
+          : cm.somethingSelected() ? cm.indentSelection("add") : cm.replaceSelection("    ", "end")),
+        "Shift-Tab": (cm) => (st.escaped ? CodeMirror.Pass : cm.indentSelection("subtract")),
+        Esc: () => { st.escaped = true; },
         "Ctrl-Enter": () => run(box),
         "Cmd-Enter": () => run(box),
       },
     });
-    st.cm.getWrapperElement().setAttribute("aria-label", "练习代码编辑器：Tab 缩进，Ctrl+Enter 运行并检查");
+    st.cm.getWrapperElement().setAttribute("aria-label",
+      "练习代码编辑器：Tab 缩进；先按 Esc 再按 Tab 离开编辑器；Ctrl+Enter 运行并检查");
+    st.cm.getInputField().setAttribute("aria-label",
+      "练习代码编辑器：Tab 缩进；先按 Esc 再按 Tab 离开编辑器；Ctrl+Enter 运行并检查");
+    st.cm.on("keydown", (cm, e) => { if (!["Escape", "Tab", "Shift"].includes(e.key)) st.escaped = false; });
+    st.cm.on("blur", () => { st.escaped = false; });
     st.cm.on("change", (cm) => localStorage.setItem(st.key, cm.getValue()));
     return st;
   }
@@ -99,7 +107,7 @@
           resolve(e.data);
         }
       };
-      worker.postMessage({ code, checker: box.dataset.checker, entry: box.dataset.entry });
+      worker.postMessage({ code, checker: box.dataset.checker, entry: box.dataset.entry, spec: box.dataset.spec });
     });
   }
 
@@ -120,15 +128,17 @@
     say(box, "busy", "正在运行并检查…");
     const out = await check(st.cm.getValue(), box);
     if (out.timeout) {
-      say(box, "fail", `✗ 运行超过 ${LIMIT_MS / 1000} 秒，已停止（可能有死循环）。页面没有受影响，改好代码后可以再次运行。` +
-          ' <code>page_timeout</code>');
+      say(box, "fail", `✗ 运行超过 ${LIMIT_MS / 1000} 秒，已停止（可能有死循环）。页面没有受影响，改好代码后可以再次运行。`);
       return;
     }
+    // 与 Jupyter 里 CheckResult 的显示相同：✓ 通过；○ 尚未作答（中性的灰色）；✗ 发现 n 个问题 + 每条中文说明。
+    // 错误代码只在 data-codes 里（给测试和程序看），不显示给读者。
     const r = out.result;
-    let html = r.passed ? "✓ 全部检查通过。" : `✗ 发现 ${r.codes.length} 个问题：`;
-    html += r.codes.map((c, i) => `<div>${esc(r.messages[i])} <code>${esc(c)}</code></div>`).join("");
+    let html = esc(r.head);
+    if (r.state === "failed") html += r.messages.map((m) => `<div>${esc(m)}</div>`).join("");
     if (out.printed) html += `<pre class="dsx-inpage-printed">${esc(out.printed)}</pre>`;
-    say(box, r.passed ? "pass" : "fail", html);
+    say(box, { passed: "pass", not_done: "todo", failed: "fail" }[r.state], html);
+    box.querySelector(".dsx-inpage-feedback").dataset.codes = r.codes.join(" ");
   }
 
   async function reset(box) {

@@ -3,3 +3,9 @@ TITLE = "用纯 Python 写 ReLU"
 CHECKER = "check_relu"
 CHAPTER = "ch02_why_normalize"
 IN_PAGE = True
+# 题目不许用的名字（检查器看编译后的代码里有没有它们）：名字 -> 题目里的要求
+FORBIDDEN = {
+    "torch": "只用纯 Python（不用 torch）",
+    "numpy": "只用纯 Python（不用 NumPy）",
+    "np": "只用纯 Python（不用 NumPy）",
+}

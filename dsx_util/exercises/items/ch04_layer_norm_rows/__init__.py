@@ -3,3 +3,9 @@ TITLE = "一组行的层归一化"
 CHECKER = "check_layer_norm_rows"
 CHAPTER = "ch04_formulas"
 IN_PAGE = True
+# 题目不许用的名字（检查器看编译后的代码里有没有它们）：名字 -> 题目里的要求
+FORBIDDEN = {
+    "torch": "只用纯 Python（不用 torch）",
+    "numpy": "只用纯 Python（不用 NumPy）",
+    "np": "只用纯 Python（不用 NumPy）",
+}

@@ -3,3 +3,9 @@ TITLE = "用嵌套列表比较两种归一化的轴"
 CHECKER = "check_batch_norm_lists"
 CHAPTER = "ch07_layernorm_vs_batchnorm"
 IN_PAGE = True
+# 题目不许用的名字（检查器看编译后的代码里有没有它们）：名字 -> 题目里的要求
+FORBIDDEN = {
+    "torch": "只用纯 Python（不用 torch）",
+    "numpy": "只用纯 Python（不用 NumPy）",
+    "np": "只用纯 Python（不用 NumPy）",
+}

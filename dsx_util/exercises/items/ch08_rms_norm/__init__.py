@@ -2,3 +2,8 @@
 TITLE = "从零实现 RMSNorm"
 CHECKER = "check_rms_norm"
 CHAPTER = "ch08_rmsnorm"
+# 题目不许用的名字（检查器看编译后的代码里有没有它们）：名字 -> 题目里的要求
+FORBIDDEN = {
+    "rms_norm": "不调用现成的均方根归一化",
+    "RMSNorm": "不调用现成的均方根归一化",
+}

@@ -2,3 +2,12 @@
 TITLE = "手推层归一化的反向传播"
 CHECKER = "check_layer_norm_backward"
 CHAPTER = "ch10_backward"
+# 题目不许用的名字（检查器看编译后的代码里有没有它们）：名字 -> 题目里的要求
+FORBIDDEN = {
+    "backward": "不用 autograd，手算梯度",
+    "autograd": "不用 autograd，手算梯度",
+    "grad": "不用 autograd，手算梯度",
+    "requires_grad_": "不用 autograd，手算梯度",
+    "vjp": "不用 autograd，手算梯度",
+    "jacobian": "不用 autograd，手算梯度",
+}

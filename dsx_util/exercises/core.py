@@ -1,0 +1,419 @@
+"""练习检查器的核心：只用标准库，Jupyter / Colab 里的检查器和网页（Pyodide）里的检查器共用这一份。
+
+这里有：一个结果类 CheckResult、一张通用说明表 MESSAGES、显示一次反馈的 finish()、
+把数字写得“刚好能看出不同”的 fmt_num / fmt_pair，以及“题目里写明的要求”的检查：
+- 签名：函数（或类的构造函数）的参数名与默认值，与模板相同（requirement_findings）；
+- 不许用的现成函数：题目说“不要调用现成的……”“不用 autograd”时，学习者的代码里不能出现这些名字
+  （看的是编译后的代码对象，Jupyter、网页、终端里都一样，不依赖源码文件）；
+- 常见 PyTorch 报错的中文解释（explain_error）。
+
+错误代码（英文短名）只放在 result.codes 里，给测试和程序用；给人看的说明全是中文，不带代码。
+"""
+import html
+import inspect
+import math
+import sys
+
+NOT_DONE = "not_done"
+
+# 通用说明（各检查器都可能用到）；各练习自己的说明在它的检查器里
+MESSAGES = {
+    NOT_DONE: "尚未作答：模板里的 raise NotImplementedError 还在，写好你的实现后再检查。",
+    "raised": "你的代码抛出了异常：{error}",
+    "timeout": "你的函数运行超过 {limit:g} 秒（可能是死循环），检查已中止。",
+    "syntax_error": "第 {line} 行有语法错误：{error}",
+    "missing_name": "代码里没有找到 {name}：请保留模板里的名字。",
+    "not_list": "应返回一个 Python 列表，实际返回的是 {kind}。",
+    "wrong_length": "{what}应有 {expected} 个数，实际有 {actual} 个。",
+    "wrong_rows": "输出应有 {expected} 行（每行一个列表），实际有 {actual} 行{hint}。",
+    "not_number": "{what}应是浮点数，实际是 {value!r}。",
+    "wrong_output": "{what}应为 {want}，你的是 {got}。",
+    "check_failed": "检查你的结果时出错（{error}）：请确认返回值的类型和形状符合题目要求。",
+    "wrong_signature": "{detail}",
+    "forbidden_call": "题目要求{rule}，你的代码里用到了 `{name}`{where}：请自己写出这一步。",
+    "missing_call": "题目要求{rule}，你的代码里没有用到 `{name}`。",
+    "modified_input": "你改动了传入的{what}：请新建{new}返回，不要修改输入（调用者的数据会被悄悄改掉）。",
+}
+
+
+def message(table, code, **fields):
+    """取出 code 的说明（先查 table，再查通用表）并填入字段；字段缺失时返回未填的模板。"""
+    template = (table or {}).get(code) or MESSAGES[code]
+    try:
+        return template.format(**fields)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+# ---------------------------------------------------------------------------
+# 结果
+# ---------------------------------------------------------------------------
+class CheckResult:
+    """一次检查的结果。``bool(result)`` 等于 ``result.passed``；codes 与 messages 一一对应。
+
+    state："passed"（通过）、"not_done"（尚未作答：只有 not_done 一个代码，显示中性的灰色 ○）
+    或 "failed"（发现问题，✗ 后面的个数就是列出的问题条数）。
+    """
+
+    def __init__(self, exercise, passed=None, codes=None, messages=None, notes=None):
+        self.exercise = exercise
+        self.codes = list(codes or [])
+        self.messages = list(messages or [])
+        self.passed = (not self.codes) if passed is None else bool(passed)
+        self.notes = list(notes or [])
+        self._shown_in = None
+
+    def __bool__(self):
+        return bool(self.passed)
+
+    def __eq__(self, other):
+        if not isinstance(other, CheckResult):
+            return NotImplemented
+        return self.as_dict() == other.as_dict()
+
+    @property
+    def state(self):
+        if self.passed:
+            return "passed"
+        return "not_done" if self.codes == [NOT_DONE] else "failed"
+
+    def _head(self):
+        if self.state == "passed":
+            return f"✓ {self.exercise}：全部检查通过。"
+        if self.state == "not_done":
+            return f"○ {self.exercise}：{self.messages[0] if self.messages else MESSAGES[NOT_DONE]}"
+        return f"✗ {self.exercise}：发现 {len(self.codes)} 个问题"
+
+    def text(self):
+        """终端里显示的纯文本反馈：全是中文，错误代码只在 result.codes 里。"""
+        lines = [self._head()]
+        if self.state == "failed":
+            lines += [f"  - {msg}" for msg in self.messages]
+        lines += [f"  · {note}" for note in self.notes]
+        return "\n".join(lines)
+
+    __str__ = text
+
+    def __repr__(self):
+        return self.text()
+
+    def as_dict(self):
+        return {"exercise": self.exercise, "passed": self.passed, "state": self.state, "codes": self.codes,
+                "messages": self.messages, "notes": self.notes, "head": self._head()}
+
+    def _repr_html_(self):
+        """笔记本与书页里的反馈。颜色用 CSS 变量（书页主题、JupyterLab 的亮/暗色各自提供），
+        没有这些变量时（经典 Notebook）用适合白底的颜色。尚未作答是中性的灰色，不是红色。"""
+        esc = html.escape
+        state = self.state
+        color = STATE_COLORS[state]
+        parts = [f'<div class="dsx-check dsx-check-{state}" data-state="{state}" '
+                 f'data-codes="{esc(" ".join(self.codes))}" style="border-left:4px solid {color};'
+                 f'background:{BACKGROUND};padding:2px 8px;margin:4px 0;line-height:1.5">',
+                 f'<div class="dsx-check-head" style="color:{color};'
+                 f'{"font-weight:bold" if state != "not_done" else ""}">{esc(self._head())}</div>']
+        if state == "failed":
+            parts.append('<ul style="margin:2px 0;padding-left:1.4em">')
+            parts += [f"<li>{esc(msg)}</li>" for msg in self.messages]
+            parts.append("</ul>")
+        for note in self.notes:
+            parts.append(f'<div style="color:{STATE_COLORS["not_done"]};font-size:90%">{esc(note)}</div>')
+        parts.append("</div>")
+        return "".join(parts)
+
+    def _mimebundle(self):
+        return {"text/plain": self.text(), "text/html": self._repr_html_()}
+
+    def _ipython_display_(self):
+        # finish() 已在本单元格显示过 -> 不再显示（避免重复）；否则正常显示。
+        shell = _ipython_shell()
+        if shell is not None and self._shown_in == (id(shell), shell.execution_count):
+            return
+        _display_bundle(self._mimebundle())
+
+
+# 三种状态的文字颜色：书页主题（pydata-sphinx-theme）的变量在亮、暗色下各有合适的值（对比度 ≥ 4.5:1）；
+# 没有这些变量时（JupyterLab、经典 Notebook、Colab）用白底上对比度 ≥ 4.5:1 的颜色，灰色跟随 JupyterLab 的主题。
+STATE_COLORS = {
+    "passed": "var(--pst-color-success, #1a7f37)",
+    "failed": "var(--pst-color-danger, #b3261e)",
+    "not_done": "var(--pst-color-text-muted, var(--jp-content-font-color2, #57606a))",
+}
+BACKGROUND = "var(--pst-color-background, transparent)"
+
+
+def _ipython_shell():
+    """正在运行的 IPython（笔记本或 IPython 终端）；普通 Python 和网页里返回 None。不主动导入 IPython。"""
+    if "IPython" not in sys.modules:
+        return None
+    try:
+        from IPython import get_ipython
+        return get_ipython()
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _display_bundle(bundle):
+    from IPython.display import display
+    display(bundle, raw=True)
+
+
+def finish(exercise, findings, notes=(), show=True, each=False):
+    """把 [(代码, 中文说明), ...] 整理成 CheckResult，显示一次并返回。
+
+    同一个代码只保留第一条说明（each=True 时每条不同的说明都保留：例如五道小题错了三种，就列五条）；
+    findings 为空表示通过。show=False 时不显示（测试、网页用）。
+    """
+    codes, messages = [], []
+    for code, msg in findings:
+        if (code not in codes) if not each else ((code, msg) not in zip(codes, messages)):
+            codes.append(code)
+            messages.append(msg)
+    result = CheckResult(exercise, not codes, codes, messages, list(notes))
+    if show:
+        shell = _ipython_shell()
+        if shell is not None:
+            _display_bundle(result._mimebundle())
+            result._shown_in = (id(shell), shell.execution_count)
+        else:
+            print(result.text())
+    return result
+
+
+# ---------------------------------------------------------------------------
+# 数字
+# ---------------------------------------------------------------------------
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def fmt_num(v, digits=4):
+    """把数字写成句子里用的样子：0.9731、1.2×10⁻⁵、3×10⁴、NaN（不写 1.2e-05）。"""
+    v = float(v)
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "∞" if v > 0 else "−∞"
+    if v == 0:
+        return "0"
+    if 1e-3 <= abs(v) < 1e4:
+        return f"{v:.{digits}g}"
+    if 1e4 <= abs(v) < 1e5 and digits <= 5:
+        return f"{v:.0f}"
+    mantissa, exponent = f"{v:.{max(digits - 3, 1)}e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+    return f"{mantissa}×10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+def fmt_pair(want, got, digits=6):
+    """两个不同的数，各写成字符串，位数多到两者看得出不同（最多 17 位）。"""
+    for d in range(digits, 18):
+        a, b = fmt_num(want, d), fmt_num(got, d)
+        if a != b or float(want) == float(got):
+            return a, b
+    return fmt_num(want, 17), fmt_num(got, 17)
+
+
+# ---------------------------------------------------------------------------
+# 题目写明的要求：签名与不许用的名字
+# ---------------------------------------------------------------------------
+REQUIRED = "<必填>"
+
+
+def _entry_callable(obj):
+    """函数本身；类则取它的构造函数 __init__（签名里去掉 self）。"""
+    if inspect.isclass(obj):
+        return obj.__init__, True
+    return obj, False
+
+
+def signature_findings(obj, params, name):
+    """params：[(参数名, 默认值或 REQUIRED), ...]（来自模板）。返回签名不符的 findings。
+
+    必填参数只看个数（检查按位置传它们）；有默认值的参数看名字和默认值（检查按名字传，读者不传时用默认值）。
+    """
+    fn, is_class = _entry_callable(obj)
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return []
+    got = list(sig.parameters.values())
+    if is_class and got and got[0].name == "self":
+        got = got[1:]
+    var_pos = any(p.kind == p.VAR_POSITIONAL for p in got)
+    var_kw = any(p.kind == p.VAR_KEYWORD for p in got)
+    plain = [p for p in got if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    want_text = ", ".join(n if d == REQUIRED else f"{n}={d!r}" for n, d in params)
+    got_text = ", ".join(str(p) for p in got)
+    sig_text = f"题目的签名是 `{name}({want_text})`，你的是 `{name}({got_text})`"
+
+    def bad(detail):
+        return [("wrong_signature", message(None, "wrong_signature", detail=detail))]
+    required = [n for n, d in params if d == REQUIRED]
+    if not var_pos and len(plain) < len(required):
+        return bad(f"参数少了：{sig_text}。")
+    extra = [p.name for p in got[len(required):] if p.default is inspect.Parameter.empty
+             and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if extra:
+        return bad(f"多了必填参数 `{extra[0]}`：{sig_text}；多出来的参数要有默认值，否则按题目调用时会报错。")
+    by_name = {p.name: p for p in got}
+    for pname, default in params:
+        if default == REQUIRED:
+            continue
+        p = by_name.get(pname)
+        if p is None:
+            if var_kw:
+                continue
+            return bad(f"缺少参数 `{pname}`（默认值 {default!r}）：{sig_text}。检查会按名字传入 {pname}。")
+        if p.default is inspect.Parameter.empty:
+            return bad(f"参数 `{pname}` 应有默认值 {default!r}，你的没有（{sig_text}）：不传 {pname} 时也要能调用。")
+        if not _same_default(p.default, default):
+            return bad(f"参数 `{pname}` 的默认值应是 {default!r}，你的是 {p.default!r}："
+                       f"不传 {pname} 时（默认情况）结果会不对。")
+    return []
+
+
+def _same_default(got, want):
+    if isinstance(got, bool) or isinstance(want, bool):
+        return got is want
+    if isinstance(want, float) and isinstance(got, (int, float)):
+        return math.isclose(got, want, rel_tol=1e-9)
+    return got == want
+
+
+def _code_objects(obj, seen):
+    """obj（函数、类、方法）里所有学习者写的代码对象，连同它调用的、同一命名空间里定义的辅助函数。"""
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if inspect.isclass(obj):
+        if obj.__module__ in ("builtins",) or _internal_module(obj.__module__):
+            return
+        for value in vars(obj).values():
+            if isinstance(value, (staticmethod, classmethod)):
+                value = value.__func__
+            if isinstance(value, property):
+                value = value.fget
+            if inspect.isfunction(value):
+                yield from _code_objects(value, seen)
+        return
+    if inspect.ismethod(obj):
+        obj = obj.__func__
+    if not inspect.isfunction(obj) or _internal_module(getattr(obj, "__module__", "") or ""):
+        return
+    stack = [obj.__code__]
+    while stack:
+        code = stack.pop()
+        yield code
+        stack += [c for c in code.co_consts if inspect.iscode(c)]
+        for n in code.co_names:
+            helper = obj.__globals__.get(n)
+            if (inspect.isfunction(helper) or inspect.isclass(helper)) and \
+                    getattr(helper, "__module__", None) == obj.__module__:
+                yield from _code_objects(helper, seen)
+
+
+def _internal_module(module):
+    top = module.split(".")[0]
+    return top in ("dsx_util", "torch", "numpy", "math", "statistics") or module in sys.stdlib_module_names
+
+
+def names_used(obj):
+    """学习者代码里用到的全局名字与属性名（如 F、layer_norm、var、backward）。"""
+    names = set()
+    for code in _code_objects(obj, set()):
+        names.update(code.co_names)
+        # __import__("torch")、importlib.import_module("numpy") 这样用字符串写出的模块名也算
+        names.update(c for c in code.co_consts if isinstance(c, str) and c.isidentifier())
+    return names
+
+
+def forbidden_findings(obj, forbidden):
+    """forbidden：{名字: 题目里的要求（中文）}。用到了其中的名字 -> 一条 forbidden_call。"""
+    used = names_used(obj)
+    for name, rule in forbidden.items():
+        if name in used:
+            return [("forbidden_call", message(None, "forbidden_call", rule=rule, name=name, where=""))]
+    return []
+
+
+def requirement_findings(obj, spec, name):
+    """按 spec（catalog.Exercise.spec：签名、不许用的名字）检查；返回 findings（满足时为空）。"""
+    if not spec:
+        return []
+    findings = []
+    # 类的练习也接受“工厂函数”（检查器的用法 check_x(lambda d: ...)）：那时不比构造函数的签名
+    factory = spec.get("kind") == "class" and not inspect.isclass(obj)
+    if spec.get("params") is not None and not factory:
+        findings += signature_findings(obj, [tuple(p) for p in spec["params"]], name)
+    findings += forbidden_findings(obj, spec.get("forbidden") or {})
+    used = names_used(obj) if spec.get("required") else set()
+    for needed, rule in (spec.get("required") or {}).items():
+        if needed not in used:
+            findings.append(("missing_call", message(None, "missing_call", rule=rule, name=needed)))
+    return findings
+
+
+# ---------------------------------------------------------------------------
+# 常见 PyTorch / Python 报错的中文解释
+# ---------------------------------------------------------------------------
+_ERRORS = [
+    ("a leaf Variable that requires grad is being used in an in-place operation",
+     "不能直接原地修改需要梯度的参数（nn.Parameter）：把 copy_、add_ 这类原地操作放进 `with torch.no_grad():` 里"),
+    ("must match the size of tensor b",
+     "两个张量的形状对不上，无法广播：求均值、方差、均方时加上 keepdim=True，结果才能和原张量逐元素运算"),
+    ("The expanded size of the tensor",
+     "两个张量的形状对不上，无法广播：检查是哪一维长度不同（常见原因是归约时少了 keepdim=True）"),
+    ("Dimension out of range",
+     "dim 超出了张量的维数：负数从最后一维往前数，-1 是最后一维"),
+    ("shapes cannot be multiplied",
+     "矩阵乘法两边的形状对不上：左边的最后一维要等于右边的倒数第二维"),
+    ("does not require grad and does not have a grad_fn",
+     "这个结果不在计算图里，没法求梯度：是不是用了 .detach()、.item() 或 torch.no_grad()？"),
+    ("Can't call numpy() on Tensor that requires grad",
+     "需要梯度的张量不能直接转成 NumPy：先 .detach()，或整段计算都用 torch 完成"),
+    ("only one element tensors can be converted to Python scalars",
+     "只有一个元素的张量才能用 float() / .item() 变成 Python 数；这里要对整个张量运算"),
+    ("Expected all tensors to be on the same device",
+     "张量不在同一个设备上（CPU / GPU）：用 .to(x.device) 放到一起"),
+    ("could not infer output dtype",
+     "整数张量不能直接求均值：先转成浮点数（.float()）"),
+    ("expected scalar type",
+     "两个张量的 dtype 不同：用 .to(x.dtype) 统一"),
+    ("is not callable",
+     "你把一个不是函数的东西当函数调用了：检查括号和变量名（例如把张量当成了方法）"),
+    ("unsupported operand type",
+     "这两个值不能做这种运算：检查它们的类型（例如列表不能直接和数相乘再相加）"),
+    ("division by zero",
+     "除以了 0：分母里是不是少了 ε，或者把长度算成了 0？"),
+    ("list index out of range",
+     "列表下标越界：检查循环的范围和列表的长度"),
+]
+
+
+def explain_error(exc):
+    """常见报错的一句中文解释（含修正办法）；不认识时返回 None。"""
+    text = f"{type(exc).__name__}: {exc}"
+    for needle, sentence in _ERRORS:
+        if needle.lower() in text.lower():
+            return sentence
+    return None
+
+
+def learner_line(exc, filenames=("<你的代码>", "<stdin>")):
+    """异常发生在学习者代码的第几行（找不到时返回 None）。"""
+    tb, line = exc.__traceback__, None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name in filenames or name.startswith("<ipython-input") or "ipykernel" in name:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def error_text(exc, where=""):
+    """一行：中文解释在前（认识的报错），Python 的原话在后。"""
+    said = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
+    why = explain_error(exc)
+    if why:
+        return f"{why}{where}{'' if why.endswith('？') else '。'}Python 的报错是 {said}"
+    return f"{said}{where}"
