@@ -135,12 +135,13 @@ class Timings:
         return head
 
 
-def compare(candidates, rounds=15, warmup=2, threads=1, reuse_memory=True):
+def compare(candidates, rounds=15, warmup=2, threads=1, reuse_memory=True, grad=False):
     """交替测量 candidates（{名字: 无参数函数}）里的每个实现，返回 Timings。
 
     rounds：交替的轮数，每轮每个实现各跑一次；warmup：正式计时前每个实现先跑几次；
     threads：测量期间 PyTorch 使用的线程数（默认 1，结束后恢复原值）；
-    reuse_memory：计时期间让释放的内存留在进程里复用（默认 True）；要测量缺页本身的开销时设为 False。
+    reuse_memory：计时期间让释放的内存留在进程里复用（默认 True）；要测量缺页本身的开销时设为 False；
+    grad：是否允许求梯度（默认 False：在 torch.no_grad() 里测量；测反向传播时设为 True）。
     """
     if not isinstance(candidates, dict) or not candidates:
         raise ValueError(f"candidates 应为非空字典 {{名字: 无参数函数}}，收到的是 {candidates!r:.80}。")
@@ -158,7 +159,7 @@ def compare(candidates, rounds=15, warmup=2, threads=1, reuse_memory=True):
     old_threads = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
-        with torch.no_grad():
+        with torch.set_grad_enabled(grad):
             with (reuse_freed_memory() if reuse_memory else contextlib.nullcontext(False)) as reused:
                 for _ in range(warmup):
                     for fn in candidates.values():
