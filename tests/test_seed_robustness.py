@@ -269,15 +269,23 @@ def test_ch09_warmup_needed_by_post_ln_only(ch09, train_reference, seed):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_ch09_warmup_controls(ch09, train_reference, seed):
     """第 9 章对照：「学习率 0.03 时 Post-LN 预热也学不会，Pre-LN 不预热仍能训练；标准差 0.02 的初始化下
-    Post-LN 预热后能训练，Pre-LN 不预热在 100 步内没有降到最低损失附近」。"""
+    Pre-LN 不预热在 100 步内没有降到最低损失附近」。"""
     uniform, floor = train_reference
 
     def final(*args, **kw):
         return sum(ch09["train"](*args, seed=seed, **kw)[-10:]) / 10
     assert final("post", 30, 3e-2) > 0.8 * uniform
     assert final("pre", 0, 3e-2) < 0.5 * uniform
-    assert final("post", 30, 1e-2, init="std002") < 0.5 * uniform
     assert final("pre", 0, 1e-2, init="std002") > floor + 0.2
+
+
+def test_ch09_std002_post_ln_with_warmup_is_seed_dependent(ch09, train_reference):
+    """第 9 章：「标准差 0.02 的初始化下，Post-LN 预热后……换种子时起伏很大，有的种子也学得很慢」：
+    另外 3 个种子里至少一个学会了（低于瞎猜的一半），至少一个没有降到最低损失附近。"""
+    uniform, floor = train_reference
+    finals = [sum(ch09["train"]("post", 30, 1e-2, seed=s, init="std002")[-10:]) / 10 for s in (1, 2, 3)]
+    assert min(finals) < 0.5 * uniform, finals
+    assert max(finals) > floor + 0.2, finals
 
 
 # ------------------------------------------------------------------ 第 11 章：方差算法的数值稳定性
