@@ -2,15 +2,15 @@
 
 用法：.venv/bin/python bench/bench_layernorm_speed.py [--repeats 15] [--no-compile]
 
-在同一次运行里交替测量每个实现（每轮各跑一次，取中位数），打印：
-- 前向传播、前向 + 反向传播的用时，相对 F.layer_norm 与相对一次内存复制的倍数；
-- 目标：最快的从零实现（前向）用时不超过 F.layer_norm 的 1.2 倍，在单独的一对一交替测量中判定，打印 PASS / FAIL；
+计时用本书统一的方法 dsx_util.timing.compare（第 8、11 章也用它）：单线程、预热、交替重复、
+取最小的 CPU 时间并报告离散；计时期间释放的内存留在进程里复用，缺页（新申请的内存页）单独计数。打印：
+- 前向传播、前向 + 反向传播的用时，相对 F.layer_norm 与相对一次内存复制（写进预先分配的输出）的倍数；
+- 目标：最快的从零实现（前向，含第 11 章的 numba 融合内核）用时不超过 F.layer_norm 的 1.2 倍，
+  在单独的一对一交替测量中判定，打印 PASS / FAIL；
 - RMSNorm 与 LayerNorm 的速度比。
-数字因机器和负载而异；只比较同一次运行里的结果。
+数字因机器而异；只比较同一次运行里的结果。
 """
 import argparse
-import ctypes
-import statistics
 import sys
 import time
 
@@ -18,22 +18,9 @@ import torch
 import torch.nn.functional as F
 
 import dsx_util
+from dsx_util.timing import compare
 
 GOAL = 1.2   # 最快的从零实现（前向）相对 F.layer_norm 的目标倍数
-
-
-def keep_freed_memory():
-    """让 glibc 把释放的大块内存留给进程复用，而不是每次都还给操作系统。
-
-    否则每次分配 25 MB 的输出都是新的内存页，首次写入时逐页缺页，测到的是操作系统的开销，
-    而且排在「分配大户」之后的实现吃亏更多。只在 Linux/glibc 上生效，其他系统什么也不做。
-    """
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return False
-    M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
-    return bool(libc.mallopt(M_MMAP_THRESHOLD, 1 << 30)) and bool(libc.mallopt(M_TRIM_THRESHOLD, (1 << 31) - 1))
 
 
 def layer_norm_fast(x, scale, shift, eps=1e-5):
@@ -52,6 +39,38 @@ def layer_norm_simple(x, scale, shift, eps=1e-5):
     mean = x.mean(dim=-1, keepdim=True)
     var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)
     return (x - mean) * torch.rsqrt(var + eps) * scale + shift
+
+
+def make_fused():
+    """第 11 章的融合内核（numba 编译的按行循环）；没有 numba 时返回 None。"""
+    try:
+        import numpy as np
+        from numba import njit
+    except ImportError:
+        return None
+
+    @njit(fastmath=True)
+    def layer_norm_rows(x, scale, shift, out, eps):
+        rows, h = x.shape
+        for r in range(rows):
+            s = np.float32(0.0)
+            for i in range(h):
+                s += x[r, i]
+            mean = s / h
+            ss = np.float32(0.0)
+            for i in range(h):
+                d = x[r, i] - mean
+                ss += d * d
+            rstd = np.float32(1.0) / np.sqrt(ss / h + eps)
+            for i in range(h):
+                out[r, i] = (x[r, i] - mean) * rstd * scale[i] + shift[i]
+
+    def fused(x, scale, shift, out, eps=1e-5):
+        h = x.shape[-1]
+        layer_norm_rows(x.view(-1, h).numpy(), scale.numpy(), shift.numpy(), out.view(-1, h).numpy(), np.float32(eps))
+        return out
+
+    return fused
 
 
 class LayerNormFunction(torch.autograd.Function):
@@ -74,33 +93,18 @@ class LayerNormFunction(torch.autograd.Function):
         return grad_x, (grad_out * x_hat).sum(dim=rows), grad_out.sum(dim=rows), None
 
 
-def interleaved(fns, repeats):
-    """交替运行每个函数 repeats 轮（先各预热一次），返回 {名字: 用时中位数（毫秒）}。"""
-    times = {name: [] for name in fns}
-    for f in fns.values():
-        f()
-    for _ in range(repeats):
-        for name, f in fns.items():
-            t0 = time.perf_counter()
-            f()
-            times[name].append(time.perf_counter() - t0)
-    return {name: statistics.median(v) * 1e3 for name, v in times.items()}
-
-
-def report(title, ms, n_bytes, ref="F.layer_norm", copy="复制 x.clone()"):
-    rows = [[name, t, n_bytes / (t / 1e3) / 1e9, t / ms[ref], t / ms[copy]] for name, t in ms.items()]
+def report(title, t, n_bytes, ref="F.layer_norm"):
     print()
-    dsx_util.print_table(title, ["实现", "毫秒", "有效 GB/s", f"相对 {ref}", "相对复制"], rows, digits=2)
+    dsx_util.print_table(title, t.headers(ref=ref, n_bytes=n_bytes), t.rows(ref=ref, n_bytes=n_bytes), digits=2)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=15, help="交替测量的轮数（默认 15）")
+    parser.add_argument("--repeats", type=int, default=25, help="交替测量的轮数（默认 25）")
     parser.add_argument("--shape", type=int, nargs=3, default=[8, 1024, 768], help="激活值形状（默认 8 1024 768）")
     parser.add_argument("--no-compile", action="store_true", help="不测量 torch.compile 版本")
     args = parser.parse_args()
 
-    reuse = keep_freed_memory()
     torch.manual_seed(123)
     shape = tuple(args.shape)
     emb_dim = shape[-1]
@@ -112,9 +116,16 @@ def main():
         ln.scale.copy_(scale)
         ln.shift.copy_(shift)
     fwd_bytes = 2 * x.numel() * x.element_size()   # 前向最少：读 x、写 y
-    print(f"torch {torch.__version__}，线程数 {torch.get_num_threads()}，形状 {list(shape)}，float32，"
-          f"每个实现 {args.repeats} 轮交替测量取中位数；"
-          f"{'释放的内存留在进程内复用（不计缺页开销）' if reuse else '未能设置 mallopt，结果含缺页开销'}")
+    print(f"torch {torch.__version__}，测量时单线程，形状 {list(shape)}，float32，"
+          f"每个实现 {args.repeats} 轮交替测量，取最小的 CPU 时间（time.thread_time）")
+    fused = make_fused()
+    out = torch.empty_like(x)
+    if fused is None:
+        print("没有安装 numba：跳过融合内核")
+    else:
+        t0 = time.perf_counter()
+        fused(x, scale, shift, out)
+        print(f"numba 融合内核编译用时 {time.perf_counter() - t0:.1f} 秒")
 
     compiled = None
     if not args.no_compile:
@@ -139,6 +150,8 @@ def main():
                   "第 10 章 autograd.Function": LayerNormFunction.apply(x, scale, shift, 1e-5)}
         if compiled is not None:
             checks["torch.compile"] = compiled(x, scale, shift)
+        if fused is not None:
+            checks["融合内核（numba）"] = fused(x, scale, shift, torch.empty_like(x))
     for name, y in checks.items():
         diff = (y - ref).abs().max().item()
         if diff > 1e-4:
@@ -146,18 +159,19 @@ def main():
 
     # 前向传播
     fwd = {
-        "复制 x.clone()": lambda: x.clone(),
+        "复制 out.copy_(x)": lambda: out.copy_(x),
         "F.layer_norm": lambda: F.layer_norm(x, (emb_dim,), scale, shift),
         "dsx_util.LayerNorm": lambda: ln(x),
         "layer_norm_fast": lambda: layer_norm_fast(x, scale, shift),
     }
     if compiled is not None:
         fwd["torch.compile"] = lambda: compiled(x, scale, shift)
+    if fused is not None:
+        fwd["融合内核（numba）"] = lambda: fused(x, scale, shift, out)
     fwd["RMSNorm（dsx_util）"] = lambda: rms(x)
     fwd["F.rms_norm"] = lambda: F.rms_norm(x, (emb_dim,), scale, eps=1e-6)
-    with torch.no_grad():
-        ms_fwd = interleaved(fwd, args.repeats)
-    report("前向传播（torch.no_grad）", ms_fwd, fwd_bytes)
+    t_fwd = compare(fwd, rounds=args.repeats)
+    report("前向传播（torch.no_grad）", t_fwd, fwd_bytes)
 
     # 前向 + 反向传播
     xg = x.clone().requires_grad_()
@@ -181,27 +195,27 @@ def main():
     }
     if compiled is not None:
         fb_fns["torch.compile"] = fb(lambda: compiled(xg, sg, bg))
-    ms_fb = interleaved(fb_fns, max(3, args.repeats // 2))
-    report("前向 + 反向传播", ms_fb, 2 * fwd_bytes)
+    t_fb = compare(fb_fns, rounds=max(3, args.repeats // 2), grad=True)
+    report("前向 + 反向传播", t_fb, 2 * fwd_bytes)
 
     # 目标：最快的从零实现（前向）不超过 F.layer_norm 的 GOAL 倍。
     # 单独做一次「一对一」交替测量：大表里慢的实现会分配大量临时内存，改变分配器和缓存的状态，
     # 让排在它们后面的实现多付缺页的开销；目标只比较从零实现和 F.layer_norm 本身。
     head = {"F.layer_norm": fwd["F.layer_norm"]}
-    head.update({n: fwd[n] for n in ("layer_norm_fast", "torch.compile") if n in fwd})
-    with torch.no_grad():
-        ms_head = interleaved(head, 2 * args.repeats)
-    best = min((n for n in ms_head if n != "F.layer_norm"), key=ms_head.get)
-    ratio = ms_head[best] / ms_head["F.layer_norm"]
+    head.update({n: fwd[n] for n in ("layer_norm_fast", "torch.compile", "融合内核（numba）") if n in fwd})
+    t_head = compare(head, rounds=2 * args.repeats)
+    best = min((n for n in t_head.names() if n != "F.layer_norm"), key=t_head.min_ms)
+    ratio = t_head.ratio(best, "F.layer_norm")
+    lo, hi = t_head.ratio_range(best, "F.layer_norm")
     verdict = "PASS" if ratio <= GOAL else "FAIL"
-    print("\n一对一交替测量（前向）：" + "，".join(f"{n} {t:.2f} ms" for n, t in ms_head.items()))
+    print("\n一对一交替测量（前向）：" + "，".join(f"{n} {t_head.min_ms(n):.2f} ms" for n in t_head.names()))
     print(f"目标：最快的从零实现（前向）用时不超过 F.layer_norm 的 {GOAL} 倍 —— "
-          f"最快的是 {best}，{ratio:.2f} 倍：{verdict}")
+          f"最快的是 {best}，{ratio:.2f} 倍（三组分别重算：{lo:.2f}–{hi:.2f}）：{verdict}")
 
     print("\nRMSNorm 与 LayerNorm（前向，同一次运行）：")
     print(f"  从零实现：dsx_util.LayerNorm 用时是 dsx_util.RMSNorm 的 "
-          f"{ms_fwd['dsx_util.LayerNorm'] / ms_fwd['RMSNorm（dsx_util）']:.2f} 倍")
-    print(f"  PyTorch 内置：F.layer_norm 用时是 F.rms_norm 的 {ms_fwd['F.layer_norm'] / ms_fwd['F.rms_norm']:.2f} 倍")
+          f"{t_fwd.ratio('dsx_util.LayerNorm', 'RMSNorm（dsx_util）'):.2f} 倍")
+    print(f"  PyTorch 内置：F.layer_norm 用时是 F.rms_norm 的 {t_fwd.ratio('F.layer_norm', 'F.rms_norm'):.2f} 倍")
 
 
 if __name__ == "__main__":

@@ -38,6 +38,8 @@ def test_glued_counts(chapter):
     assert value(chapter, "ch01_tied_params") == tied
     assert round(tied / 1e6) == 124             # 名字里的 “124M”
     assert value(chapter, "ch01_ln_share_pct") == pytest.approx(100 * expected_n_ln * expected_each / total)
+    # GPT-2（输出头共享权重）里的占比：分母是 124M，不是本书未共享输出头的总数
+    assert value(chapter, "ch01_ln_share_tied_pct") == pytest.approx(100 * expected_n_ln * expected_each / tied)
 
 
 def test_tiny_forward_shape(chapter):

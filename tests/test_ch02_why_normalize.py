@@ -89,3 +89,17 @@ def test_every_block_with_layernorm_has_unit_scale(chapter):
     assert value(chapter, "ch02_std_ln_min") == pytest.approx(1.0, abs=0.02)
     assert value(chapter, "ch02_std_ln_max") == pytest.approx(1.0, abs=0.02)
     assert value(chapter, "ch02_std_ln_min") <= value(chapter, "ch02_std_last_ln") <= value(chapter, "ch02_std_ln_max")
+
+
+def test_xavier_control_and_what_layernorm_guarantees(chapter):
+    # 对照组（Xavier 初始化、偏置为 0、不加层归一化）：信号和梯度都没有消失
+    assert value(chapter, "ch02_across_last_xavier") > 0.3
+    assert value(chapter, "ch02_grad_first_xavier") > 1e5 * value(chapter, "ch02_grad_first_plain")
+    # 权重乘以系数：不加层归一化时最后一块的尺度跟着变，加了就不变
+    assert value(chapter, "ch02_scaled_no_ln_max") > 10 * value(chapter, "ch02_scaled_no_ln_min")
+    assert value(chapter, "ch02_scaled_ln_min") == pytest.approx(1.0, abs=0.01)
+    assert value(chapter, "ch02_scaled_ln_max") == pytest.approx(1.0, abs=0.01)
+    # Pre-LN 的 GPT：残差流随深度增大，每个子层的输入保持单位尺度
+    assert value(chapter, "ch02_res_growth") > 2
+    assert value(chapter, "ch02_res_last") > value(chapter, "ch02_res_first")
+    assert 0.98 < value(chapter, "ch02_gpt_ln_min") <= value(chapter, "ch02_gpt_ln_max") < 1.01

@@ -68,6 +68,12 @@ def test_gamma_beta_can_undo_normalization(chapter):
     assert glued(chapter, "ch04_recovered") is True
 
 
+def test_shared_gamma_beta_cannot_undo_another_token(chapter):
+    # 正文：同一组 γ、β 用在 x' = 2x + 5 上，输出与 x' 不一致，反而等于 x
+    assert glued(chapter, "ch04_recovered_other") == "不一致"
+    assert glued(chapter, "ch04_other_is_x") == "成立"
+
+
 def test_unbiased_variance_pitfall(chapter, inputs):
     x, _, _, eps = inputs
     wrong = (x - x.mean()) / torch.sqrt(x.var() + eps)

@@ -4,6 +4,8 @@
 """
 import ast
 
+import pytest
+
 import torch
 import torch.nn.functional as F
 
@@ -66,3 +68,45 @@ def test_chapter_glued_values(run_chapter):
     assert float(glued_value(g, "ch11_welford_gain")) > 100
     for name in ("ch11_copy_gbs", "ch11_F_ms", "ch11_naive_vs_F", "ch11_fast_vs_F", "ch11_var_share"):
         assert float(glued_value(g, name)) > 0
+    # torch.var 是更准的那个（正文据此说改进版拿精度换了速度）
+    assert float(glued_value(g, "ch11_torchvar_err")) <= float(glued_value(g, "ch11_two_pass_err"))
+    assert glued_value(g, "ch11_torchvar_beats_two_pass") == "成立"
+    # 缺页单独测量：新申请的 75 MB 每次都缺页，预先分配的不缺页
+    assert int(glued_value(g, "ch11_fresh_faults")) >= 3 * 8 * 1024 * 768 * 4 // 4096
+    assert float(glued_value(g, "ch11_fresh_ms")) > float(glued_value(g, "ch11_reused_ms"))
+
+
+def test_chapter_glues_every_ratio_with_its_range(run_chapter):
+    """正文的每个比值都写明可重复程度：每个 glue 的 *_vs_* 比值（除了各步表里的两个对照比值）都有对应的 *_range_* 范围，
+    而且比值落在范围之内（最小值之比必然介于各组比值之间；落在外面说明 glue 的不是同一次测量）。"""
+    _, g, _ = run_chapter("ch11_speed")
+    ratios = [n for n in g if "_vs_" in n]
+    assert {"ch11_F_vs_copy", "ch11_naive_vs_F", "ch11_fast_vs_F", "ch11_fused_vs_F", "ch11_fused_vs_copy"} <= set(ratios)
+    for name in ratios:
+        if name in ("ch11_var_vs_norm", "ch11_sub_vs_copy"):
+            continue
+        lo, hi = (float(v) for v in glued_value(g, name.replace("_vs_", "_range_")).split("–"))
+        assert lo - 0.005 <= float(glued_value(g, name)) <= hi + 0.005, name   # 范围保留两位小数
+
+
+def test_fused_kernel_matches_layer_norm(run_chapter):
+    """第 11 章的融合内核（numba 编译的按行循环）与 F.layer_norm 一致，换几种形状和数据也一样。"""
+    pytest.importorskip("numba", reason="没有安装 numba")   # requirements.txt 里有 numba：make test 的环境里一定会运行
+    import numpy as np
+    from numba import njit
+    nb, g, _ = run_chapter("ch11_speed")
+    assert glued_value(g, "ch11_fused_ok") == "成立"
+    cells = [c.source for c in nb.cells if c.cell_type == "code" and "def layer_norm_rows(" in c.source]
+    assert len(cells) == 1
+    tree = ast.parse(cells[0])
+    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "layer_norm_rows")
+    ns = {"np": np}
+    exec(ast.get_source_segment(cells[0], node), ns)
+    fused = njit(fastmath=True)(ns["layer_norm_rows"])
+    for seed, (rows, h), offset in ((0, (5, 768), 0.0), (1, (33, 64), 3.0), (2, (7, 1000), -50.0)):
+        torch.manual_seed(seed)
+        x = torch.randn(rows, h) * 2 + offset
+        s, b = torch.rand(h) + 0.5, torch.randn(h)
+        out = torch.empty_like(x)
+        fused(x.numpy(), s.numpy(), b.numpy(), out.numpy(), np.float32(1e-5))
+        assert torch.allclose(out, F.layer_norm(x, (h,), s, b), atol=1e-4), (seed, rows, h)

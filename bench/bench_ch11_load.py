@@ -1,0 +1,86 @@
+"""第 11 章的比值经得起机器忙碌吗：把第 11 章执行两遍，第二遍旁边跑一个占满一个核的进程，比较两遍 glue 的比值。
+
+用法：.venv/bin/python bench/bench_ch11_load.py [--factor 1.35] [--busy 1]
+
+第 11 章 glue 的每个比值（名字里含 `_vs_`）在两遍之间相差不得超过 --factor 倍（默认 1.35）；
+打印两遍的对照表，全部在范围内时打印 PASS 并以 0 退出，否则打印 FAIL 并以 1 退出。
+忙碌进程是 `python -c "while True: pass"`：它不读写内存，只占用 CPU，模拟共享机器上的另一个程序。
+"""
+import argparse
+import ast
+import math
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT))
+
+from run_notebook import execute  # noqa: E402
+
+import dsx_util  # noqa: E402
+
+CHAPTER = ROOT / "book" / "ch11_speed.ipynb"
+
+
+def glued_ratios(nb):
+    """执行后的笔记本里名字含 _vs_ 的 glue 值：{名字: 浮点数}。"""
+    values = {}
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            meta = out.get("metadata", {}).get("scrapbook")
+            if meta and "_vs_" in meta.get("name", ""):
+                text = out.get("data", {}).get(meta.get("mime_prefix", "") + "text/plain")
+                values[meta["name"]] = float(ast.literal_eval(text)) if text not in (None, "nan") else math.nan
+    return values
+
+
+def run_once(label):
+    t0 = time.perf_counter()
+    nb, _ = execute(str(CHAPTER), timeout=600)
+    print(f"{label}：第 11 章执行用时 {time.perf_counter() - t0:.0f} 秒；此刻 1 分钟平均负载 {os.getloadavg()[0]:.2f}")
+    return glued_ratios(nb)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--factor", type=float, default=1.35, help="两遍之间允许相差的倍数（默认 1.35）")
+    parser.add_argument("--busy", type=int, default=1, help="第二遍旁边运行几个忙碌进程（默认 1）")
+    args = parser.parse_args()
+
+    print(f"机器：{os.cpu_count()} 个逻辑核；开始前 1 分钟平均负载 {os.getloadavg()[0]:.2f}（机器与别的程序共享）")
+    quiet = run_once("第一遍（不另加负载）")
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
+    try:
+        time.sleep(1)
+        loaded = run_once(f"第二遍（旁边 {args.busy} 个忙碌进程）")
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
+
+    names = sorted(set(quiet) | set(loaded))
+    if not names:
+        sys.exit("第 11 章没有 glue 任何名字含 _vs_ 的比值：先检查章节。")
+    rows, bad = [], []
+    for name in names:
+        a, b = quiet.get(name, math.nan), loaded.get(name, math.nan)
+        factor = max(a, b) / min(a, b) if a > 0 and b > 0 else math.nan
+        ok = factor <= args.factor           # nan（缺失或未测量）也算不通过
+        rows.append([name, a, b, factor, "是" if ok else "否"])
+        if not ok:
+            bad.append(name)
+    print()
+    dsx_util.print_table(f"第 11 章 glue 的比值：两遍对照（允许相差 {args.factor} 倍）",
+                         ["glue 名字", "第一遍", "第二遍（忙碌）", "相差倍数", "在范围内"], rows, digits=2)
+    if bad:
+        print(f"FAIL：{len(bad)} 个比值超出 {args.factor} 倍：{', '.join(bad)}")
+        sys.exit(1)
+    print(f"PASS：全部 {len(names)} 个比值在两遍之间相差不超过 {args.factor} 倍")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,319 @@
+"""结论经得起换种子：正文里从实验得出的每个定性结论（变大、持平、A 比 B 好、重现论文），
+用章节里同一段代码、换至少 3 个章节没有用过的种子再检查一遍。
+
+函数取自源笔记本：只执行其中的函数定义（和几行常量赋值），不运行整章，所以测的就是书里展示的代码。
+每个测试的文档字符串写明它保护的是正文的哪一句结论。速度的结论不在这里（见 bench/）。
+"""
+import ast
+import math
+import warnings
+
+import nbformat
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import dsx_util
+from conftest import BOOK
+from dsx_util.gpt import GPT_CONFIG_124M, GPTModel
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)   # 小模型单线程更快，也不与别的测试抢核
+    yield
+    torch.set_num_threads(old)
+
+
+def chapter_code(chapter, names, constants=(), **env):
+    """从 book/<chapter>.ipynb 里取出名为 names 的函数定义和给 constants 赋值的语句，在一个命名空间里执行。"""
+    nb = nbformat.read(BOOK / f"{chapter}.ipynb", as_version=4)
+    ns = {"torch": torch, "nn": nn, "F": F, "math": math, "warnings": warnings, "dsx_util": dsx_util,
+          "GPTModel": GPTModel, "GPT_CONFIG_124M": GPT_CONFIG_124M, **env}
+    found = set()
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        try:
+            tree = ast.parse(cell.source)
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name in names:
+                exec(ast.get_source_segment(cell.source, node), ns)
+                found.add(node.name)
+            elif isinstance(node, ast.Assign) and any(
+                    isinstance(t, (ast.Name, ast.Tuple)) and {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+                    & set(constants) for t in node.targets):
+                exec(ast.get_source_segment(cell.source, node), ns)
+    missing = set(names) - found
+    assert not missing, f"{chapter} 里找不到这些函数的定义：{sorted(missing)}"
+    return ns
+
+
+# ------------------------------------------------------------------ 第 2 章：深层网络与层归一化
+@pytest.fixture(scope="module")
+def ch02():
+    return chapter_code("ch02_why_normalize",
+                        {"make_stack", "activation_stats", "weight_grad_norms", "last_block_std",
+                         "gpt_residual_stats"},
+                        constants={"depth", "width", "batch"}, LayerNorm=dsx_util.LayerNorm)
+
+
+def ch02_nets(ch02, seed):
+    torch.manual_seed(seed)
+    x = torch.randn(ch02["batch"], ch02["width"])
+    target = torch.randn(ch02["batch"], ch02["width"])
+    nets = {}
+    for name, kw in {"plain": dict(use_ln=False), "ln": dict(use_ln=True),
+                     "xavier": dict(use_ln=False, init="xavier")}.items():
+        torch.manual_seed(seed)
+        nets[name] = ch02["make_stack"](ch02["depth"], ch02["width"], **kw)
+    return x, target, nets
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ch02_default_init_signal_and_gradient_vanish(ch02, seed):
+    """第 2 章：「默认初始化、没有层归一化时，样本间标准差一路按指数衰减……第一块的梯度只有最后一块的 10⁻⁶ 量级（梯度消失）」。"""
+    x, target, nets = ch02_nets(ch02, seed)
+    _, across = ch02["activation_stats"](nets["plain"], x)
+    grads = ch02["weight_grad_norms"](nets["plain"], x, target)
+    assert across[-1] < 1e-4 * across[0]
+    assert grads[-1] / grads[0] > 1e3
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ch02_layernorm_keeps_scale_and_balanced_gradients(ch02, seed):
+    """第 2 章：「加了层归一化的网络每块的整体标准差都是 1……样本间标准差仍有 0.8 左右……梯度首尾之比与 1 在同一量级」。"""
+    x, target, nets = ch02_nets(ch02, seed)
+    overall, across = ch02["activation_stats"](nets["ln"], x)
+    grads = ch02["weight_grad_norms"](nets["ln"], x, target)
+    assert all(abs(s - 1) < 0.02 for s in overall)
+    assert across[-1] > 0.3
+    assert 0.1 < grads[-1] / grads[0] < 10
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ch02_xavier_control_does_not_vanish(ch02, seed):
+    """第 2 章对照组：「只把初始化换成 Xavier（Tanh 增益）并把偏置设为 0，不加层归一化也没有信号消失和梯度消失」。"""
+    x, target, nets = ch02_nets(ch02, seed)
+    _, across = ch02["activation_stats"](nets["xavier"], x)
+    grads = ch02["weight_grad_norms"](nets["xavier"], x, target)
+    plain_grads = ch02["weight_grad_norms"](nets["plain"], x, target)
+    assert across[-1] > 0.3
+    assert grads[0] > 0.1 and grads[0] > 1e5 * plain_grads[0]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ch02_layernorm_output_scale_ignores_weight_scale(ch02, seed):
+    """第 2 章：「不加层归一化时最后一块的标准差随权重的尺度变化；每块后接层归一化时不随权重变化」。"""
+    torch.manual_seed(seed)
+    ch02["x"] = torch.randn(ch02["batch"], ch02["width"])   # last_block_std 读的是章节里的全局变量 x
+    factors = [0.5, 0.7, 1.0, 1.5]
+    with_ln = [ch02["last_block_std"](True, a, seed=seed) for a in factors]
+    without = [ch02["last_block_std"](False, a, seed=seed) for a in factors]
+    assert all(abs(s - 1) < 0.01 for s in with_ln)
+    assert max(without) > 10 * min(without)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ch02_gpt_residual_stream_grows_sublayer_inputs_do_not(ch02, seed):
+    """第 2 章：「残差流的标准差一块比一块大……每个注意力子层看到的输入，每行的标准差都约为 1」。"""
+    residual, ln_out = ch02["gpt_residual_stats"](seed=seed)
+    assert all(b > a for a, b in zip(residual, residual[1:]))
+    assert residual[-1] > 2 * residual[0]
+    assert all(0.98 < s < 1.01 for s in ln_out)
+
+
+# ------------------------------------------------------------------ 第 4 章：γ、β 撤销不了每个词元的标准化
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ch04_shared_gamma_beta_cannot_undo_another_token(seed):
+    """第 4 章：「取 γ = √(σ²+ε)、β = μ 能把这一个向量还原，但同一组 γ、β 用在均值、尺度不同的词元 x' = 2x + 5 上，输出仍是 x」。"""
+    torch.manual_seed(seed)
+    x = torch.randn(16) * 3 + 1
+    eps = 1e-5
+    mu, var = x.mean(), x.var(unbiased=False)
+    gamma, beta = torch.sqrt(var + eps) * torch.ones(16), mu * torch.ones(16)
+    assert torch.allclose(F.layer_norm(x, (16,), gamma, beta, eps), x, atol=1e-5)
+    other = F.layer_norm(2 * x + 5, (16,), gamma, beta, eps)
+    assert not torch.allclose(other, 2 * x + 5, atol=1e-2)
+    assert torch.allclose(other, x, atol=1e-4)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ch04_nan_in_one_token_reaches_every_token(seed):
+    """第 4 章：「一个词元的 NaN 经过一层注意力就会扩散到序列里所有的词元（0 乘 NaN 仍是 NaN）」，包括因果掩码下它前面的词元。"""
+    torch.manual_seed(seed)
+    cfg = dict(GPT_CONFIG_124M, vocab_size=50, context_length=8, emb_dim=16, n_heads=2, n_layers=1, drop_rate=0.0)
+    att = GPTModel(cfg).trf_blocks[0].att
+    h = torch.randn(1, 6, 16)
+    h[0, 3, 0] = float("nan")
+    with torch.no_grad():
+        y = att(h)
+    assert torch.isnan(y).any(-1).all()
+
+
+# ------------------------------------------------------------------ 第 5 章：与 nn.LayerNorm 的差随 |μ|/σ 变大
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ch05_gap_to_builtin_is_small_only_for_centred_rows(seed):
+    """第 5 章小结：「对均值接近 0、方差约为 1 的输入，最大差在 10⁻⁶ 量级；均值远大于标准差时，两者与 float64 的差都会变大」。"""
+    torch.manual_seed(seed)
+    base = torch.randn(64, 768)
+    ln = dsx_util.LayerNorm(768)
+
+    def gaps(mean):
+        x = base + mean
+        with torch.no_grad():
+            ours, ref = ln(x), F.layer_norm(x, (768,))
+        exact = F.layer_norm(x.double(), (768,))
+        return ((ours - ref).abs().max().item(), (ours.double() - exact).abs().max().item(),
+                (ref.double() - exact).abs().max().item())
+
+    centred, far = gaps(0.0), gaps(1e3)
+    assert centred[0] < 2e-6
+    assert far[0] > 10 * centred[0]
+    assert far[1] > 10 * centred[1] and far[2] > 10 * centred[2]   # 两个实现一样，都变差
+
+
+# ------------------------------------------------------------------ 第 8 章：平移与缩放的不变性
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ch08_invariances(seed):
+    """第 8 章：「层归一化对整行加常数、乘正数都不敏感；RMSNorm 只对乘正数不敏感，加常数时输出明显改变」。"""
+    torch.manual_seed(seed)
+    x = torch.randn(8, 768)
+    ln, rms = dsx_util.LayerNorm(768), dsx_util.RMSNorm(768)
+    with torch.no_grad():
+        assert (ln(x + 2.0) - ln(x)).abs().max() < 1e-4
+        assert (ln(3.0 * x) - ln(x)).abs().max() < 1e-4
+        assert (rms(3.0 * x) - rms(x)).abs().max() < 1e-4
+        assert (rms(x + 2.0) - rms(x)).abs().max() > 1e-2
+
+
+# ------------------------------------------------------------------ 第 9 章：Xiong 等人的定理与图 3、预热
+@pytest.fixture(scope="module")
+def ch09():
+    return chapter_code("ch09_pre_post_ln",
+                        {"gpt2_init_", "ff_grad_norms", "sinusoidal_positions", "encdec_ff_grad_norms",
+                         "pattern_batch", "train"},
+                        constants={"vocab_size", "seq_len", "period", "batch_size"})
+
+
+def ratio(n):
+    return (n[-1] / n[0]).item()
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_ch09_decoder_only_per_layer_trend(ch09, seed):
+    """第 9 章实验一：「默认初始化下 Post-LN 几乎是一条平线，Pre-LN 随层号缓慢下降，Post-LN 最后一层的梯度大于 Pre-LN；
+    标准差 0.02 时 Post-LN 持平、Pre-LN 明显下降且最后一层梯度大于 Post-LN；加上残差缩放后 Pre-LN 的下降变缓」。"""
+    g = {(init, pos): ch09["ff_grad_norms"](pos, seed, init=init)
+         for init in ("default", "std002", "gpt2") for pos in ("post", "pre")}
+    assert 0.8 < ratio(g[("default", "post")]) < 1.2
+    assert ratio(g[("default", "pre")]) < 0.97
+    assert g[("default", "post")][-1] > 1.2 * g[("default", "pre")][-1]
+    assert 0.9 < ratio(g[("std002", "post")]) < 1.1
+    assert ratio(g[("std002", "pre")]) < 0.7
+    assert g[("std002", "pre")][-1] > 3 * g[("std002", "post")][-1]
+    assert ratio(g[("std002", "pre")]) < ratio(g[("gpt2", "pre")]) < 0.97
+    assert 0.9 < ratio(g[("gpt2", "post")]) < 1.1
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_ch09_last_layer_gradient_vs_depth(ch09, seed):
+    """第 9 章实验二：「从 1 层加深到 16 层，Post-LN 最后一层的梯度几乎不变；Pre-LN 的随深度变小（标准差 0.02 时接近 1/√N）；
+    加上 GPT-2 的残差缩放后几乎不再变小」。"""
+    def change(pos, init):
+        return (ch09["ff_grad_norms"](pos, seed, n_layers=16, init=init)[-1]
+                / ch09["ff_grad_norms"](pos, seed, n_layers=1, init=init)[-1]).item()
+    for init in ("default", "std002", "gpt2"):
+        assert 0.8 < change("post", init) < 1.2, init
+    assert change("pre", "default") < 0.95
+    assert change("pre", "std002") < 0.5
+    assert change("pre", "gpt2") > 0.9
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_ch09_fig3_only_post_ln_half_reproduces(ch09, seed):
+    """第 9 章：「按论文的嵌入尺度与位置编码，Post-LN 解码器的梯度越靠近输出越大（图 3 的这一半重现了）；Pre-LN 没有持平，
+    越靠近输出越小；只有嵌入大了十倍时 Pre-LN 才持平；去掉编码器-解码器注意力的对照组里 Post-LN 的增大小得多」。"""
+    encdec = ch09["encdec_ff_grad_norms"]
+    post, pre = ratio(encdec(False, seed)), ratio(encdec(True, seed))
+    assert post > 1.8
+    assert pre < 0.85
+    assert 0.9 < ratio(encdec(True, seed, emb_init="default")) < 1.1
+    assert ratio(encdec(False, seed, cross_attention=False)) < 0.6 * post
+
+
+@pytest.fixture(scope="module")
+def train_reference():
+    uniform = math.log(16)
+    floor = 3 / 16 * uniform        # 开头 3 个词元只能瞎猜（与正文同一公式）
+    return uniform, floor
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ch09_warmup_needed_by_post_ln_only(ch09, train_reference, seed):
+    """第 9 章实验三：「默认初始化、学习率 0.01 时，不预热的 Post-LN 没有学会（接近瞎猜），预热后接近最低损失；
+    Pre-LN 预热与不预热都训练成功；学习率 0.003 时不预热的 Post-LN 也能训练」。"""
+    uniform, floor = train_reference
+    final = {(pos, w): sum(ch09["train"](pos, w, 1e-2, seed=seed)[-10:]) / 10
+             for pos in ("post", "pre") for w in (0, 30)}
+    assert final[("post", 0)] > 0.8 * uniform
+    for key in (("post", 30), ("pre", 0), ("pre", 30)):
+        assert final[key] < floor + 0.2, key
+    assert sum(ch09["train"]("post", 0, 3e-3, seed=seed)[-10:]) / 10 < 0.5 * uniform
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ch09_warmup_controls(ch09, train_reference, seed):
+    """第 9 章对照：「学习率 0.03 时 Post-LN 预热也学不会，Pre-LN 不预热仍能训练；标准差 0.02 的初始化下
+    Pre-LN 不预热在 100 步内没有降到最低损失附近」。"""
+    uniform, floor = train_reference
+
+    def final(*args, **kw):
+        return sum(ch09["train"](*args, seed=seed, **kw)[-10:]) / 10
+    assert final("post", 30, 3e-2) > 0.8 * uniform
+    assert final("pre", 0, 3e-2) < 0.5 * uniform
+    assert final("pre", 0, 1e-2, init="std002") > floor + 0.2
+
+
+def test_ch09_std002_post_ln_with_warmup_is_seed_dependent(ch09, train_reference):
+    """第 9 章：「标准差 0.02 的初始化下，Post-LN 预热后……换种子时起伏很大，有的种子也学得很慢」：
+    另外 3 个种子里至少一个学会了（低于瞎猜的一半），至少一个没有降到最低损失附近。"""
+    uniform, floor = train_reference
+    finals = [sum(ch09["train"]("post", 30, 1e-2, seed=s, init="std002")[-10:]) / 10 for s in (1, 2, 3)]
+    assert min(finals) < 0.5 * uniform, finals
+    assert max(finals) > floor + 0.2, finals
+
+
+# ------------------------------------------------------------------ 第 11 章：方差算法的数值稳定性
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ch11_variance_algorithms(seed):
+    """第 11 章：「均值 10⁴、标准差 1 时一遍法完全失效，两遍法最准，Welford 介于两者之间；torch.var 不比两遍法差」。"""
+    welford_var = chapter_code("ch11_speed", {"welford_var"})["welford_var"]
+    torch.manual_seed(seed)
+    rows = (torch.randn(64, 768, dtype=torch.float64) + 1e4).float()
+    exact = rows.double().var(dim=-1, unbiased=False)
+
+    def rel(v):
+        return ((v.double() - exact).abs() / exact).max().item()
+    one = rel((rows ** 2).mean(-1) - rows.mean(-1) ** 2)
+    two = rel(((rows - rows.mean(-1, keepdim=True)) ** 2).mean(-1))
+    wel = rel(welford_var(rows)[0])
+    assert one > 0.5
+    assert two < wel < 1e-2
+    assert one > 100 * wel
+    assert rel(rows.var(dim=-1, unbiased=False)) <= two
+
+
+# ------------------------------------------------------------------ 第 3 章：不加 keepdim 时悄悄广播
+def test_ch03_single_token_broadcasts_silently():
+    """第 3 章：「num_tokens 为 1 时，不管 batch_size 和 emb_dim 是多少都不报错，形状变成 (batch_size, batch_size, emb_dim)；
+    batch_size 为 1 时数值恰好正确」。"""
+    for b, e in ((3, 8), (5, 4)):
+        x = torch.randn(b, 1, e)
+        assert (x - x.mean(dim=-1)).shape == (b, b, e)
+    x = torch.randn(1, 1, 8)
+    assert torch.allclose(x - x.mean(dim=-1), x - x.mean(dim=-1, keepdim=True))
