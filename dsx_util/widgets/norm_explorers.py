@@ -133,7 +133,7 @@ class NormGeometryExplorer(_Explorer):
         sin_t, cos_t = math.sin(math.radians(view["elevation"])), math.cos(math.radians(view["elevation"]))
         r3 = math.sqrt(3.0)
         P = lambda p: project(p, view, basis)  # noqa: E731
-        ones = view["axis_len"] + 0.9
+        ones = view["axis_len"] + 0.5
         parts = [f'<svg class="dsx-geo" data-role="chart-{which}" role="img" width="{w}" height="{h}" '
                  f'viewBox="0 0 {w} {h}" xmlns="http://www.w3.org/2000/svg" aria-label="">',
                  f'<text class="dsx-chart-title" x="6" y="15" font-size="12" font-weight="600">'

@@ -67,7 +67,10 @@
       var nodes = qa(root, "geo-" + key.replace(/_/g, "-"));
       for (var i = 0; i < nodes.length; i++) { nodes[i].textContent = text; }
     }
-    function val(n) { return parseFloat(el[n].value); }
+    // 精确值：初始值来自数据（滑块会把值对齐到步长），拖动滑块时换成滑块的值，在图里拖动时不对齐
+    var state = {};
+    names.forEach(function (n) { state[n] = data.values[n]; });
+    function val(n) { return state[n]; }
     function point(role, p) { setAttrs(role, { cx: f2(p[0]), cy: f2(p[1]) }); }
     function label(role, p, dx, dy) { setAttrs(role, { x: f2(p[0] + dx), y: f2(p[1] + dy) }); }
 
@@ -111,6 +114,7 @@
       if (v > parseFloat(input.max)) { input.max = String(Math.ceil(v)); }
       if (v < parseFloat(input.min)) { input.min = String(Math.floor(v)); }
       input.value = String(v);
+      state[n] = v;
     }
     function preset(name) {
       var p = spec.presets[name];
@@ -118,7 +122,9 @@
       setValue("alpha", p.alpha); setValue("shift", p.shift); setValue("log_eps", p.log_eps);
       render();
     }
-    names.forEach(function (n) { el[n].addEventListener("input", render); });
+    names.forEach(function (n) {
+      el[n].addEventListener("input", function () { state[n] = parseFloat(el[n].value); render(); });
+    });
     q(root, "reset").addEventListener("click", function () { preset("reset"); });
     q(root, "near").addEventListener("click", function () { preset("near"); });
 
@@ -140,6 +146,7 @@
           var input = el[n], v = val(n) + (dx * B[0][i] + dy * B[1][i]) / a;
           v = Math.min(parseFloat(input.max), Math.max(parseFloat(input.min), v));
           input.value = String(v);
+          state[n] = v;
         });
         render();
       });
