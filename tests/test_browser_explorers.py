@@ -10,6 +10,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from test_reader_edition import jupyter_lab  # noqa: F401  JupyterLab 服务器（夹具）
+
 LN_PAGE = "book/ch04_formulas.html"
 DIM_PAGE = "book/ch03_dim_keepdim.html"
 
@@ -583,5 +585,56 @@ def test_new_explorers_fit_390px_readable_in_light_and_dark(browser, site_url, p
             smallest = svg.evaluate("s => Math.min(...Array.from(s.querySelectorAll('text')).map("
                                     "t => t.getBoundingClientRect().height).filter(h => h > 0))")
             assert smallest >= 9, f"图里的文字太小：{smallest:.1f} px"
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------- JupyterLab：真的运行探索器单元格（内核 + ipywidgets）
+def test_geometry_explorer_runs_in_jupyterlab(browser, jupyter_lab):
+    """在 JupyterLab 里打开第 8 章的读者版，运行几何探索器那一格：出现 ipywidgets 滑块和图；
+    用键盘拨动第一个滑块（x₁），内核重算，图里的 x′ 移动、显示的数字与 torch 一致。截图存到 _build/screenshots/。"""
+    from conftest import ROOT
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    page = context.new_page()
+    local = jupyter_lab.rstrip("/")
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith((local, "data:", "blob:"))
+               else route.abort())
+    try:
+        page.goto(jupyter_lab + "lab/tree/ch08_rmsnorm.ipynb")
+        cell = page.locator(".jp-CodeCell", has_text="norm_geometry_explorer()").first
+        cell.wait_for(timeout=60_000)
+        slider = cell.locator(".widget-slider").first
+        for _ in range(3):                           # 内核刚启动时按键可能落空：没出现控件就再运行一次
+            page.wait_for_timeout(3000)
+            cell.scroll_into_view_if_needed()
+            cell.locator(".jp-InputArea-editor").click()
+            page.keyboard.press("Shift+Enter")
+            try:
+                slider.wait_for(timeout=60_000)
+                break
+            except Exception:  # noqa: BLE001  Playwright 的超时
+                continue
+        slider.wait_for(timeout=1_000)
+        view = cell.locator('svg[data-role="chart-ln"]')
+        view.wait_for(timeout=30_000)
+        point = cell.locator('[data-role="ln-x"]')
+        before = point.get_attribute("cx"), point.get_attribute("cy")
+        x = [float(v) for v in cell.locator('[data-role="geo-xp"]').first.inner_text().strip("()").split(",")]
+        handle = cell.locator(".widget-slider").first.locator(".noUi-handle, .ui-slider-handle").first
+        handle.focus()
+        for _ in range(10):                          # 10 个步长 0.05：x₁ 减少 0.5
+            page.keyboard.press("ArrowLeft")
+        # 内核每次重算都换掉整段 HTML，所以每次重新查找这个点
+        page.wait_for_function("(cx) => { const p = document.querySelector('.jp-OutputArea [data-role=\"ln-x\"]');"
+                               " return p && p.getAttribute('cx') !== cx; }", arg=before[0], timeout=30_000)
+        page.wait_for_timeout(1000)                  # 等最后一次按键的结果回来
+        shown = [float(v) for v in cell.locator('[data-role="geo-xp"]').first.inner_text().strip("()").split(",")]
+        assert shown[0] == pytest.approx(x[0] - 0.5, abs=1e-9) and shown[1:] == x[1:]
+        ln = F.layer_norm(torch.tensor(shown, dtype=torch.float64), (3,), eps=1e-5)
+        assert vec(cell.locator('[data-role="geo-ln"]').first.inner_text()) == pytest.approx(ln.tolist(), abs=1e-4)
+        out = ROOT / "_build" / "screenshots"
+        out.mkdir(parents=True, exist_ok=True)
+        cell.screenshot(path=str(out / "jupyterlab-ch08-geometry-explorer.png"))
     finally:
         context.close()

@@ -268,7 +268,7 @@ class NormGeometryExplorer(_Explorer):
         import ipywidgets as W
 
         c, p = self.spec["controls"], self.spec["presets"]
-        style = {"description_width": "11em"}
+        style = {"description_width": "7em"}
         lay = W.Layout(width="100%", max_width="36em")
         vals = self._values()
         w = {}

@@ -137,8 +137,8 @@ NORM_GEOMETRY_SPEC = {
         "x1": {"label": "x₁", "min": -3.0, "max": 3.0, "step": 0.05, "value": 2.0},
         "x2": {"label": "x₂", "min": -3.0, "max": 3.0, "step": 0.05, "value": 1.0},
         "x3": {"label": "x₃", "min": -3.0, "max": 3.0, "step": 0.05, "value": 0.5},
-        "alpha": {"label": "缩放 α（x′ = αx + c·1）", "min": 0.1, "max": 3.0, "step": 0.05, "value": 1.0},
-        "shift": {"label": "平移 c（x′ = αx + c·1）", "min": -3.0, "max": 3.0, "step": 0.05, "value": 0.0},
+        "alpha": {"label": "缩放 α", "min": 0.1, "max": 3.0, "step": 0.05, "value": 1.0},
+        "shift": {"label": "平移 c", "min": -3.0, "max": 3.0, "step": 0.05, "value": 0.0},
         # ε 用对数刻度：滑块的值是以 10 为底的指数
         "log_eps": {"label": "ε（对数刻度）", "min": -6.0, "max": 1.0, "step": 0.1, "value": -5.0},
     },
