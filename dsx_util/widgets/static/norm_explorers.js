@@ -128,29 +128,27 @@
     q(root, "reset").addEventListener("click", function () { preset("reset"); });
     q(root, "near").addEventListener("click", function () { preset("near"); });
 
-    // 在图里拖动 x′：屏幕上的位移换算成三维里沿屏幕横轴、竖轴的位移（正交投影，深度方向不变），再除以 α 得到 x 的变化
+    // 在图里拖动 x′：屏幕上的位移换算成三维里沿屏幕横轴、竖轴的位移（正交投影，深度方向不变），再除以 α 得到 x 的变化。
+    // 从按下时的位置算总位移，再对齐到滑块的步长：显示的数字就是滑块上的值，慢慢拖也不会丢掉小于一个步长的移动
     ["ln-handle", "rms-handle"].forEach(function (role) {
-      var handle = q(root, role), svg = handle.ownerSVGElement, last = null;
+      var handle = q(root, role), svg = handle.ownerSVGElement, start = null;
       handle.addEventListener("pointerdown", function (ev) {
-        last = [ev.clientX, ev.clientY];
+        start = { px: ev.clientX, py: ev.clientY, x: [val("x1"), val("x2"), val("x3")] };
         handle.setPointerCapture(ev.pointerId);
         ev.preventDefault();
       });
       handle.addEventListener("pointermove", function (ev) {
-        if (!last) { return; }
-        var rect = svg.getBoundingClientRect(), k = view.width / rect.width;
-        var dx = (ev.clientX - last[0]) * k / view.scale, dy = -(ev.clientY - last[1]) * k / view.scale;
-        var a = val("alpha");
-        last = [ev.clientX, ev.clientY];
+        if (!start) { return; }
+        var rect = svg.getBoundingClientRect(), k = view.width / rect.width, a = val("alpha");
+        var dx = (ev.clientX - start.px) * k / view.scale, dy = -(ev.clientY - start.py) * k / view.scale;
         ["x1", "x2", "x3"].forEach(function (n, i) {
-          var input = el[n], v = val(n) + (dx * B[0][i] + dy * B[1][i]) / a;
-          v = Math.min(parseFloat(input.max), Math.max(parseFloat(input.min), v));
-          input.value = String(v);
-          state[n] = v;
+          var input = el[n], v = start.x[i] + (dx * B[0][i] + dy * B[1][i]) / a;
+          input.value = String(Math.min(parseFloat(input.max), Math.max(parseFloat(input.min), v)));
+          state[n] = parseFloat(input.value);   // 浏览器已把值对齐到步长
         });
         render();
       });
-      function stop() { last = null; }
+      function stop() { start = null; }
       handle.addEventListener("pointerup", stop);
       handle.addEventListener("pointercancel", stop);
     });
