@@ -135,9 +135,7 @@ class NormGeometryExplorer(_Explorer):
         P = lambda p: project(p, view, basis)  # noqa: E731
         ones = view["axis_len"] + 0.5
         parts = [f'<svg class="dsx-geo" data-role="chart-{which}" role="img" width="{w}" height="{h}" '
-                 f'viewBox="0 0 {w} {h}" xmlns="http://www.w3.org/2000/svg" aria-label="">',
-                 f'<text class="dsx-chart-title" x="6" y="15" font-size="12" font-weight="600">'
-                 f'{_esc(self.spec["charts"][which])}</text>']
+                 f'viewBox="0 0 {w} {h}" xmlns="http://www.w3.org/2000/svg" aria-label="">']
         # 静态部分：平面（椭圆）、1 方向、三根坐标轴；LN 图画半径 √3 的圆，RMSNorm 图画半径 √3 的球（投影是圆）
         parts.append(f'<ellipse class="dsx-plane" cx="{cx}" cy="{cy}" rx="{s * view["plane_r"]:.2f}" '
                      f'ry="{s * view["plane_r"] * sin_t:.2f}"/>')
@@ -163,7 +161,9 @@ class NormGeometryExplorer(_Explorer):
             parts.append(f'<text class="dsx-lab-muted" x="{w - 6}" y="{h - 8}" font-size="11" text-anchor="end">'
                          f'{_esc(lab["sphere"])}</text>')
         parts.append(self._svg_dynamic(which, nums))
-        parts.append("</svg>")
+        # 标题最后画，压在移出画面的线段上面（CSS 给文字加一圈底色描边）
+        parts.append(f'<text class="dsx-chart-title" x="6" y="15" font-size="12" font-weight="600">'
+                     f'{_esc(self.spec["charts"][which])}</text></svg>')
         return "".join(parts)
 
     def _svg_dynamic(self, which, nums):
