@@ -10,6 +10,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from test_reader_edition import jupyter_lab  # noqa: F401  JupyterLab 服务器（夹具）
+
 LN_PAGE = "book/ch04_formulas.html"
 DIM_PAGE = "book/ch03_dim_keepdim.html"
 
@@ -359,5 +361,280 @@ def test_explorers_fit_360px_in_a_blank_page(browser):
         for root in page.locator("[data-explorer]").all():
             sw, cw = root.evaluate("r => [r.scrollWidth, r.clientWidth]")
             assert sw <= cw, (sw, cw)
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------- 几何探索器（第 8 章）与轴探索器（第 7 章）
+GEO_PAGE = "book/ch08_rmsnorm.html"
+AXES_PAGE = "book/ch07_layernorm_vs_batchnorm.html"
+AXES_MODES = ["ln", "bn", "rms", "ln_th", "group"]
+
+
+def vec(text):
+    return [float(v) for v in text.strip("()").split(",")]
+
+
+def geo_shown(root, key):
+    return root.locator(f'[data-role="geo-{key}"]').first.inner_text()
+
+
+def drawn(root, role):
+    node = root.locator(f'[data-role="{role}"]')
+    return float(node.get_attribute("cx")), float(node.get_attribute("cy"))
+
+
+def geo_reference(x, alpha, shift, eps):
+    x = torch.tensor(x, dtype=torch.float64)
+    xp = alpha * x + shift
+    return {"xp": xp, "ln": F.layer_norm(xp, (3,), eps=eps), "rms": F.rms_norm(xp, (3,), eps=eps),
+            "ln0": F.layer_norm(x, (3,), eps=eps), "rms0": F.rms_norm(x, (3,), eps=eps)}
+
+
+def assert_geo_page_matches_torch(root, x, alpha, shift, eps):
+    ref = geo_reference(x, alpha, shift, eps)
+    assert vec(geo_shown(root, "xp")) == pytest.approx(ref["xp"].tolist(), abs=1e-4)
+    assert float(geo_shown(root, "mu")) == pytest.approx(float(ref["xp"].mean()), abs=1e-4)
+    assert vec(geo_shown(root, "ln")) == pytest.approx(ref["ln"].tolist(), abs=1e-4)
+    assert float(geo_shown(root, "ln-len")) == pytest.approx(float(ref["ln"].norm()), abs=1e-4)
+    assert vec(geo_shown(root, "rms-out")) == pytest.approx(ref["rms"].tolist(), abs=1e-4)
+    assert float(geo_shown(root, "ln-diff")) == pytest.approx(float((ref["ln"] - ref["ln0"]).abs().max()), abs=1e-4)
+    assert float(geo_shown(root, "rms-diff")) == pytest.approx(float((ref["rms"] - ref["rms0"]).abs().max()), abs=1e-4)
+
+
+def slider_values(root):
+    return [float(root.locator(f'[data-role="{k}"]').input_value()) for k in ("x1", "x2", "x3")]
+
+
+def test_geometry_explorer_in_book_page(open_page):
+    page = open_page(GEO_PAGE)
+    roots = page.locator('[data-explorer="norm_geometry"]')
+    assert roots.count() == 1, "第 8 章应当有一个几何探索器"
+    root = roots.first
+    x = slider_values(root)
+    assert_geo_page_matches_torch(root, x, 1.0, 0.0, 1e-5)
+    # 第一个控件（x₁ 滑块）一动，画面就变：两张图上的 x′ 和两个输出都移动
+    before = {r: drawn(root, r) for r in ("ln-x", "ln-out", "rms-x", "rms-out")}
+    root.locator('[data-role="x1"]').fill("-1.5")
+    x[0] = -1.5
+    after = {r: drawn(root, r) for r in before}
+    assert all(before[r] != after[r] for r in before), (before, after)
+    assert after["ln-x"] == after["rms-x"]
+    assert_geo_page_matches_torch(root, x, 1.0, 0.0, 1e-5)
+    # α、c：LN 的输出不动（LN(αx + c·1) = LN(x)），RMSNorm 的输出只在平移时移动
+    root.locator('[data-role="alpha"]').fill("2.5")
+    assert drawn(root, "ln-out") == pytest.approx(after["ln-out"], abs=0.011)
+    assert drawn(root, "rms-out") == pytest.approx(after["rms-out"], abs=0.011)
+    assert drawn(root, "ln-x") != after["ln-x"]
+    root.locator('[data-role="shift"]').fill("1.5")
+    assert drawn(root, "ln-out") == pytest.approx(after["ln-out"], abs=0.011)
+    assert drawn(root, "rms-out") != pytest.approx(after["rms-out"], abs=1.0)
+    assert float(geo_shown(root, "ln-diff")) < 1e-4 and float(geo_shown(root, "rms-diff")) > 0.1
+    assert_geo_page_matches_torch(root, x, 2.5, 1.5, 1e-5)
+    # ε：x 接近 c·1 时，ε 越大 LN 的输出越短（缩向原点），画出来的点也离原点越来越近
+    root.locator('[data-role="near"]').click()
+    near = slider_values(root)
+    cx, cy = 125.0, 122.0
+    lengths, radii = [], []
+    for log_eps in ("-6", "-3", "-2", "-1", "0"):
+        root.locator('[data-role="log_eps"]').fill(log_eps)
+        assert_geo_page_matches_torch(root, near, 1.0, 0.0, 10.0 ** int(log_eps))
+        lengths.append(float(geo_shown(root, "ln-len")))
+        px, py = drawn(root, "ln-out")
+        radii.append(abs(px - cx) + abs(py - cy))
+    assert lengths[0] == pytest.approx(3 ** 0.5, abs=1e-2)
+    assert all(a > b for a, b in zip(lengths, lengths[1:])) and all(a > b for a, b in zip(radii, radii[1:]))
+    # 在图里拖动 x′：x₁、x₂、x₃ 的滑块跟着变，数字仍与 torch 一致
+    root.locator('[data-role="reset"]').click()
+    start = slider_values(root)
+    handle = root.locator('[data-role="ln-handle"]')
+    handle.scroll_into_view_if_needed()
+    box = handle.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 - 40, box["y"] + box["height"] / 2 + 30, steps=5)
+    page.mouse.up()
+    moved = slider_values(root)
+    assert moved != start
+    assert_geo_page_matches_torch(root, moved, 1.0, 0.0, 1e-5)
+    for control in root.locator('input[type="range"]').all():
+        assert root.locator(f'label[for="{control.get_attribute("id")}"]').count() == 1
+    assert_clean(page)
+
+
+def axes_reference(x, mode):
+    b_, t_, h_ = x.shape
+    if mode == "ln":
+        return F.layer_norm(x, (h_,), eps=1e-5)
+    if mode == "bn":
+        return F.batch_norm(x.reshape(-1, h_), None, None, training=True, eps=1e-5).reshape(x.shape)
+    if mode == "rms":
+        return F.rms_norm(x, (h_,), eps=1e-5)
+    if mode == "ln_th":
+        return F.layer_norm(x, (t_, h_), eps=1e-5)
+    return F.group_norm(x.reshape(-1, h_), h_ // 2, eps=1e-5).reshape(x.shape)
+
+
+GROUP_KEY = {"ln": lambda b, t, h: (b, t), "bn": lambda b, t, h: (h,), "rms": lambda b, t, h: (b, t),
+             "ln_th": lambda b, t, h: (b,), "group": lambda b, t, h: (b, t, h // 2)}
+DIM_LINE = {"ln": "x.mean(dim=-1, keepdim=True)", "bn": "x.mean(dim=(0, 1), keepdim=True)",
+            "rms": "x.pow(2).mean(dim=-1, keepdim=True)", "ln_th": "x.mean(dim=(1, 2), keepdim=True)",
+            "group": "g.mean(dim=-1, keepdim=True)"}
+
+CELLS_JS = """(root) => Array.from(root.querySelectorAll('[data-role="out-cell"]')).map((td, i) => {
+  const inp = root.querySelectorAll('[data-role="in-cell"]')[i];
+  return {b: +td.dataset.b, t: +td.dataset.t, h: +td.dataset.h, g: +td.dataset.g, gin: +inp.dataset.g,
+          x: parseFloat(inp.textContent), y: parseFloat(td.textContent),
+          bg: getComputedStyle(td).backgroundColor, bgin: getComputedStyle(inp).backgroundColor};
+})"""
+
+
+def test_axes_explorer_groups_numbers_and_code_in_book_page(open_page):
+    page = open_page(AXES_PAGE)
+    roots = page.locator('[data-explorer="norm_axes"]')
+    assert roots.count() == 1, "第 7 章应当有一个轴探索器"
+    root = roots.first
+    data = json.loads(root.locator('script[data-role="data"]').text_content())
+    x = torch.tensor(data["x"], dtype=torch.float64)
+    first_cells = root.evaluate(CELLS_JS)
+    for mode in AXES_MODES:
+        root.locator('[data-role="mode"]').select_option(mode)
+        cells = root.evaluate(CELLS_JS)
+        assert len(cells) == x.numel()
+        # 共用一组统计量的格子（同一组号）正是这种方式定义的那些格子，颜色也一样；不同组颜色不同
+        keys = [GROUP_KEY[mode](c["b"], c["t"], c["h"]) for c in cells]
+        for i, a in enumerate(cells):
+            assert a["g"] == a["gin"] and a["bg"] == a["bgin"]
+            for j, b in enumerate(cells):
+                assert (a["g"] == b["g"]) == (keys[i] == keys[j]), (mode, a, b)
+                assert (a["bg"] == b["bg"]) == (keys[i] == keys[j]), (mode, a["bg"], b["bg"])
+        # 数字与 torch 自带的归一化一致
+        y = axes_reference(x, mode)
+        assert [c["x"] for c in cells] == x.flatten().tolist()
+        assert [c["y"] for c in cells] == pytest.approx(y.flatten().tolist(), abs=6e-4), mode
+        # 显示的代码就是这种方式的 dim= 写法；组数写对了
+        assert DIM_LINE[mode] in root.locator('[data-role="code"]').inner_text()
+        assert f"共 {len(set(keys))} 组" in root.locator('[data-role="groups"]').inner_text()
+    # 换回层归一化：与刚打开页面时完全相同
+    root.locator('[data-role="mode"]').select_option("ln")
+    assert root.evaluate(CELLS_JS) == first_cells
+    assert_clean(page)
+
+
+def test_new_explorers_page_view_matches_kernel_view(blank_page):
+    """同一个探索器：页面内视图（JS）算出的文字和画出的坐标，与内核视图（torch + Python 生成的 SVG）相同。"""
+    from dsx_util.widgets import norm_axes_explorer, norm_geometry_explorer
+
+    geo = norm_geometry_explorer([-0.8, 2.2, 1.1], alpha=1.7, shift=-0.6, eps=3e-2)
+    axes = norm_axes_explorer(mode="group")
+    blank_page.set_content("<!doctype html><html><body>" + geo._repr_html_() + axes._repr_html_() + "</body></html>")
+    root = blank_page.locator('[data-explorer="norm_geometry"]')
+    shown, kernel = geo.shown(), geo._w["view"].value
+    for key in ("xp", "mu", "v", "vsum", "var", "ln", "ln-len", "rms", "rms-out", "rms-len", "ln-diff", "rms-diff",
+                "eps", "vlen", "eps-len"):
+        page_text = geo_shown(root, key)
+        if page_text != shown[f"geo-{key}"]:      # 末位的舍入可能不同（JS 与 Python 的十进制舍入）
+            assert vec(page_text) == pytest.approx(vec(shown[f"geo-{key}"]), abs=1.1e-4), key
+    for role in ("ln-x", "ln-mu", "ln-v", "ln-out", "ln-ghost", "rms-x", "rms-out", "rms-ghost"):
+        m = re.search(rf'data-role="{role}" cx="([-\d.]+)" cy="([-\d.]+)"', kernel)
+        assert drawn(root, role) == pytest.approx((float(m.group(1)), float(m.group(2))), abs=0.011), role
+    for role in ("ln-proj", "ln-ray", "rms-ray", "ln-mu-line"):
+        page_d = root.locator(f'[data-role="{role}"]').get_attribute("d")
+        kernel_d = re.search(rf'data-role="{role}" d="([^"]*)"', kernel).group(1)
+        assert numbers(page_d) == pytest.approx(numbers(kernel_d), abs=0.011), role
+    aroot = blank_page.locator('[data-explorer="norm_axes"]')
+    for mode in AXES_MODES:
+        axes.set(mode=mode)
+        aroot.locator('[data-role="mode"]').select_option(mode)
+        kshown = axes.shown()
+        cells = aroot.evaluate(CELLS_JS)
+        assert [(c["g"], c["x"]) for c in cells] == [(g, a) for g, a, _ in kshown["cells"]]
+        assert [c["y"] for c in cells] == pytest.approx([b for _, _, b in kshown["cells"]], abs=1.1e-3)
+        for role in ("code", "groups", "first", "check"):
+            assert aroot.locator(f'[data-role="{role}"]').inner_text() == kshown[role], (mode, role)
+    assert_clean(blank_page)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path, kind", [(GEO_PAGE, "norm_geometry"), (AXES_PAGE, "norm_axes")])
+def test_new_explorers_fit_390px_readable_in_light_and_dark(browser, site_url, path, kind, scheme):
+    """390 px 宽的手机：页面不横向滚动，探索器不溢出，控件至少 24 px，文字对比度 ≥ 4.5:1（轴探索器的每种组色都看）。"""
+    context, page = _phone_page(browser, width=390, scheme=scheme)
+    try:
+        page.goto(site_url + path)
+        assert page.evaluate("document.documentElement.dataset.theme") == scheme
+        root = page.locator(f'[data-explorer="{kind}"]').first
+        root.scroll_into_view_if_needed()
+        modes = AXES_MODES if kind == "norm_axes" else [None]
+        for mode in modes:
+            if mode:
+                root.locator('[data-role="mode"]').select_option(mode)
+            sw, cw = root.evaluate("r => [r.scrollWidth, r.clientWidth]")
+            assert sw <= cw, f"{kind} 在 390 px 宽时横向溢出：{sw} > {cw}"
+            assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth"), "页面出现横向滚动"
+            low = [r for r in root.evaluate(CONTRAST_JS) if r["ratio"] < 4.5]
+            assert not low, f"{scheme} {mode}：对比度不足 4.5:1：{low}"
+        box = root.bounding_box()
+        for control in root.locator("input, select, button").all():
+            b = control.bounding_box()
+            assert b["height"] >= 24 and b["width"] >= 24, f"控件太小：{control.get_attribute('data-role')} {b}"
+            assert b["x"] >= box["x"] - 0.5 and b["x"] + b["width"] <= box["x"] + box["width"] + 0.5
+        for svg in root.locator("svg").all():            # 几何图整张放得下，文字不小于 9 px
+            b = svg.bounding_box()
+            assert b["x"] >= box["x"] - 0.5 and b["x"] + b["width"] <= box["x"] + box["width"] + 0.5
+            smallest = svg.evaluate("s => Math.min(...Array.from(s.querySelectorAll('text')).map("
+                                    "t => t.getBoundingClientRect().height).filter(h => h > 0))")
+            assert smallest >= 9, f"图里的文字太小：{smallest:.1f} px"
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------- JupyterLab：真的运行探索器单元格（内核 + ipywidgets）
+def test_geometry_explorer_runs_in_jupyterlab(browser, jupyter_lab):
+    """在 JupyterLab 里打开第 8 章的读者版，运行几何探索器那一格：出现 ipywidgets 滑块和图；
+    用键盘拨动第一个滑块（x₁），内核重算，图里的 x′ 移动、显示的数字与 torch 一致。截图存到 _build/screenshots/。"""
+    from conftest import ROOT
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    page = context.new_page()
+    local = jupyter_lab.rstrip("/")
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith((local, "data:", "blob:"))
+               else route.abort())
+    try:
+        page.goto(jupyter_lab + "lab/tree/ch08_rmsnorm.ipynb")
+        cell = page.locator(".jp-CodeCell", has_text="norm_geometry_explorer()").first
+        cell.wait_for(timeout=60_000)
+        slider = cell.locator(".widget-slider").first
+        for _ in range(3):                           # 内核刚启动时按键可能落空：没出现控件就再运行一次
+            page.wait_for_timeout(3000)
+            cell.scroll_into_view_if_needed()
+            cell.locator(".jp-InputArea-editor").click()
+            page.keyboard.press("Shift+Enter")
+            try:
+                slider.wait_for(timeout=60_000)
+                break
+            except Exception:  # noqa: BLE001  Playwright 的超时
+                continue
+        slider.wait_for(timeout=1_000)
+        view = cell.locator('svg[data-role="chart-ln"]')
+        view.wait_for(timeout=30_000)
+        point = cell.locator('[data-role="ln-x"]')
+        before = point.get_attribute("cx"), point.get_attribute("cy")
+        x = [float(v) for v in cell.locator('[data-role="geo-xp"]').first.inner_text().strip("()").split(",")]
+        handle = cell.locator(".widget-slider").first.locator(".noUi-handle, .ui-slider-handle").first
+        handle.focus()
+        for _ in range(10):                          # 10 个步长 0.05：x₁ 减少 0.5
+            page.keyboard.press("ArrowLeft")
+        # 内核每次重算都换掉整段 HTML，所以每次重新查找这个点
+        page.wait_for_function("(cx) => { const p = document.querySelector('.jp-OutputArea [data-role=\"ln-x\"]');"
+                               " return p && p.getAttribute('cx') !== cx; }", arg=before[0], timeout=30_000)
+        page.wait_for_timeout(1000)                  # 等最后一次按键的结果回来
+        shown = [float(v) for v in cell.locator('[data-role="geo-xp"]').first.inner_text().strip("()").split(",")]
+        assert shown[0] == pytest.approx(x[0] - 0.5, abs=1e-9) and shown[1:] == x[1:]
+        ln = F.layer_norm(torch.tensor(shown, dtype=torch.float64), (3,), eps=1e-5)
+        assert vec(cell.locator('[data-role="geo-ln"]').first.inner_text()) == pytest.approx(ln.tolist(), abs=1e-4)
+        out = ROOT / "_build" / "screenshots"
+        out.mkdir(parents=True, exist_ok=True)
+        cell.screenshot(path=str(out / "jupyterlab-ch08-geometry-explorer.png"))
     finally:
         context.close()

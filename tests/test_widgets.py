@@ -16,9 +16,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from dsx_util.widgets import dim_keepdim_explorer, layer_norm_explorer
+from dsx_util.widgets import dim_keepdim_explorer, layer_norm_explorer, norm_axes_explorer, norm_geometry_explorer
 from dsx_util.widgets import spec as S
 from dsx_util.widgets.explorers import broadcast_rule
+from dsx_util.widgets.norm_explorers import group_ids, project, view_basis
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDGETS_SRC = ROOT / "dsx_util" / "widgets"
@@ -56,13 +57,14 @@ def test_import_stays_light():
 
 
 def test_source_uses_only_widgets_common_to_7_and_8():
-    src = (WIDGETS_SRC / "explorers.py").read_text(encoding="utf-8")
+    src = "".join((WIDGETS_SRC / name).read_text(encoding="utf-8") for name in ("explorers.py", "norm_explorers.py"))
     assert "tooltip" not in src and "interactive" not in src
     used = set(re.findall(r"\bW\.(\w+)\(", src))
     common = {"FloatSlider", "FloatLogSlider", "Dropdown", "Checkbox", "Button", "HTML", "VBox", "HBox", "Layout"}
     assert used and used <= common, used - common
-    js = (WIDGETS_SRC / "static" / "explorers.js").read_text(encoding="utf-8")
-    assert "eval(" not in js and "new Function" not in js and "</script" not in js
+    for name in ("explorers.js", "norm_explorers.js"):
+        js = (WIDGETS_SRC / "static" / name).read_text(encoding="utf-8")
+        assert "eval(" not in js and "new Function" not in js and "</script" not in js
 
 
 def test_mimebundle_has_widget_view_and_self_contained_html():
@@ -380,7 +382,7 @@ def test_values_beyond_the_fixed_range_are_marked():
 
 
 def test_explorer_layout_has_no_fixed_pixel_widths():
-    for ex in (layer_norm_explorer(), dim_keepdim_explorer()):
+    for ex in (layer_norm_explorer(), dim_keepdim_explorer(), norm_geometry_explorer(), norm_axes_explorer()):
         w = ex.widget and ex._w
         for name, control in w.items():
             width = getattr(getattr(control, "layout", None), "width", None)
@@ -393,3 +395,230 @@ def test_dim_error_names_the_axis_as_the_code_does():
     ex = dim_keepdim_explorer()   # [2, 3, 4]，dim=-1，不保留维度：m 的形状 [2, 3] 右对齐后在 dim=2 上是 4 对 3
     text = ex.shown()["broadcast-status"]
     assert "dim=2（嵌入维度）" in text and "4 对 3" in text and "第 2 维" not in text
+
+
+# ---------------------------------------------------------------- 几何探索器（H = 3）与轴探索器（[B, T, H]）
+def vec(text):
+    """"(1.0000, -0.5000, 0.2500)" -> [1.0, -0.5, 0.25]"""
+    return [float(v) for v in text.strip("()").split(",")]
+
+
+def geo_torch(x, alpha, shift, eps):
+    """torch 的参考结果：x′ = αx + c·1 的层归一化与 RMSNorm（都不带 γ、β），以及 α = 1、c = 0 时的两个输出。"""
+    x = torch.tensor(x, dtype=torch.float64)
+    xp = alpha * x + shift
+    return (F.layer_norm(xp, (3,), eps=eps), F.rms_norm(xp, (3,), eps=eps),
+            F.layer_norm(x, (3,), eps=eps), F.rms_norm(x, (3,), eps=eps), xp)
+
+
+def assert_geo_matches_torch(ex, x, alpha, shift, eps):
+    ln, rms, ln0, rms0, xp = geo_torch(x, alpha, shift, eps)
+    shown = ex.shown()
+    assert vec(shown["geo-xp"]) == pytest.approx(xp.tolist(), abs=1e-4)
+    assert float(shown["geo-mu"]) == pytest.approx(float(xp.mean()), abs=1e-4)
+    assert vec(shown["geo-v"]) == pytest.approx((xp - xp.mean()).tolist(), abs=1e-4)
+    assert float(shown["geo-var"]) == pytest.approx(float(xp.var(unbiased=False)), abs=1e-4)
+    assert vec(shown["geo-ln"]) == pytest.approx(ln.tolist(), abs=1e-4)
+    assert float(shown["geo-ln-len"]) == pytest.approx(float(ln.norm()), abs=1e-4)
+    assert vec(shown["geo-rms-out"]) == pytest.approx(rms.tolist(), abs=1e-4)
+    assert float(shown["geo-rms-len"]) == pytest.approx(float(rms.norm()), abs=1e-4)
+    assert float(shown["geo-ln-diff"]) == pytest.approx(float((ln - ln0).abs().max()), abs=1e-4)
+    assert float(shown["geo-rms-diff"]) == pytest.approx(float((rms - rms0).abs().max()), abs=1e-4)
+    assert shown["geo-eps"] == S.fmt_eps(eps)
+
+
+def drawn_point(view_html, role):
+    m = re.search(rf'data-role="{role}" cx="([-\d.]+)" cy="([-\d.]+)"', view_html)
+    return float(m.group(1)), float(m.group(2))
+
+
+def test_geometry_explorer_numbers_match_torch_for_every_control():
+    ex = norm_geometry_explorer()
+    conf = S.NORM_GEOMETRY_SPEC["presets"]["reset"]
+    x = conf["x"]
+    assert_geo_matches_torch(ex, x, 1.0, 0.0, 1e-5)
+    for settings in ({"x": [0.5, -1.25, 2.0]}, {"alpha": 2.5}, {"shift": -1.5}, {"eps": 1e-2}, {"alpha": 0.3, "shift": 2.0}):
+        ex.set(**settings)
+        x = settings.get("x", x)
+        assert_geo_matches_torch(ex, x, ex.alpha, ex.shift, ex.eps)
+    # 直接改 ipywidgets 控件本身（读者拖动时就是这样）
+    ex._w["x2"].value = 0.75
+    assert_geo_matches_torch(ex, [x[0], 0.75, x[2]], ex.alpha, ex.shift, ex.eps)
+    ex._w["reset"].click()
+    assert_geo_matches_torch(ex, conf["x"], 1.0, 0.0, 1e-5)
+
+
+def test_geometry_shows_invariance_and_the_ln_circle_and_rms_sphere():
+    """LN(αx + c·1) = LN(x)；RMSNorm 对 α 不变、对 c 会变；LN 的输出在平面上、长度 ≈ √3，RMSNorm 的长度 ≈ √3。"""
+    ex = norm_geometry_explorer([1.5, -0.5, 0.25])
+    for alpha, shift in ((2.0, 0.0), (0.5, 0.0), (1.0, 1.5), (2.5, -2.0)):
+        ex.set(alpha=alpha, shift=shift)
+        shown = ex.shown()
+        assert float(shown["geo-ln-diff"]) < 1e-4, (alpha, shift)
+        assert float(shown["geo-vsum"]) == pytest.approx(0.0, abs=1e-4)          # 居中后落在平面 x₁+x₂+x₃ = 0 上
+        assert sum(vec(shown["geo-ln"])) == pytest.approx(0.0, abs=3e-4)
+        assert float(shown["geo-ln-len"]) == pytest.approx(math.sqrt(3), abs=1e-3)
+        assert float(shown["geo-rms-len"]) == pytest.approx(math.sqrt(3), abs=1e-3)
+        if shift == 0.0:
+            assert float(shown["geo-rms-diff"]) < 1e-4
+        else:
+            assert float(shown["geo-rms-diff"]) > 0.1
+    # 画面跟着数字：两张图上的 x′ 在同一位置，LN 的输出画在半径 √3 的圆（椭圆）上，RMSNorm 的画在半径 √3 的球（圆）上
+    view = ex._w["view"].value
+    v = S.NORM_GEOMETRY_SPEC["view"]
+    assert drawn_point(view, "ln-x") == drawn_point(view, "rms-x")
+    ln = torch.tensor(vec(ex.shown()["geo-ln"]), dtype=torch.float64)
+    px, py = drawn_point(view, "ln-out")
+    want = project(ln.tolist(), v, view_basis(v))
+    assert (px, py) == pytest.approx(want, abs=0.01)
+    sin_t = math.sin(math.radians(v["elevation"]))
+    rx, ry = v["scale"] * math.sqrt(3), v["scale"] * math.sqrt(3) * sin_t
+    assert ((px - v["cx"]) / rx) ** 2 + ((py - v["cy"]) / ry) ** 2 == pytest.approx(1.0, abs=0.01)
+    qx, qy = drawn_point(view, "rms-out")
+    assert math.hypot(qx - v["cx"], qy - v["cy"]) <= rx + 0.01    # 球面上的点投影在半径 √3 的圆内
+    # 平移 c 只移动 RMSNorm 的输出，不移动 LN 的输出
+    ex.set(shift=0.0)
+    before = ex._w["view"].value
+    ex.set(shift=2.0)
+    after = ex._w["view"].value
+    assert drawn_point(before, "ln-out") == drawn_point(after, "ln-out")
+    assert drawn_point(before, "rms-out") != drawn_point(after, "rms-out")
+    assert drawn_point(before, "ln-x") != drawn_point(after, "ln-x")
+
+
+def test_geometry_eps_shrinks_ln_output_near_c_times_ones():
+    """x 接近 c·1 时，ε 越大，LN 的输出越短（缩向原点），而不是跳到圆上；长度与 torch 一致。"""
+    ex = norm_geometry_explorer().preset("near")
+    x = S.NORM_GEOMETRY_SPEC["presets"]["near"]["x"]
+    lengths = []
+    for eps in (1e-6, 1e-4, 1e-3, 1e-2, 1e-1, 1.0):
+        ex.set(eps=eps)
+        ln = geo_torch(x, 1.0, 0.0, eps)[0]
+        lengths.append(float(ex.shown()["geo-ln-len"]))
+        assert lengths[-1] == pytest.approx(float(ln.norm()), abs=1e-4)
+    assert lengths[0] == pytest.approx(math.sqrt(3), abs=1e-2)          # ε 很小：仍在圆上
+    assert all(a > b for a, b in zip(lengths, lengths[1:]))            # ε 增大：越来越短
+    assert lengths[-1] < 0.2
+    # 同一个 ε，离 c·1 远的默认 x 几乎不受影响
+    far = norm_geometry_explorer(eps=1e-2)
+    assert float(far.shown()["geo-ln-len"]) > 0.97 * math.sqrt(3)
+
+
+def test_geometry_explorer_page_has_same_spec_controls_and_bad_input_errors():
+    ex = norm_geometry_explorer()
+    bundle = ex._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == ex.widget.model_id
+    page = bundle["text/html"]
+    embedded = re.search(r'<script type="application/json" data-role="spec">(.*?)</script>', page).group(1)
+    assert json.loads(embedded) == json.loads(json.dumps(S.NORM_GEOMETRY_SPEC))
+    assert " src=" not in page and "href=" not in page
+    assert set(re.findall(r"https?://[^\s\"']+", page)) <= {"http://www.w3.org/2000/svg"}
+    for role in ("x1", "x2", "x3", "alpha", "shift", "log_eps", "reset", "near", "chart-ln", "chart-rms"):
+        assert f'data-role="{role}"' in page
+    assert [type(ex._w[k]).__name__ for k in ("x1", "alpha", "shift", "eps")] == \
+        ["FloatSlider", "FloatSlider", "FloatSlider", "FloatLogSlider"]
+    for bad, err, words in (("abc", TypeError, "字符串"), ([1.0, 2.0], ValueError, "H = 3"),
+                            ([1.0, float("nan"), 0.0], ValueError, "NaN")):
+        with pytest.raises(err, match=words):
+            norm_geometry_explorer(bad)
+    with pytest.raises(ValueError, match="alpha"):
+        norm_geometry_explorer(alpha=-1.0)
+    with pytest.raises(ValueError, match="预设"):
+        ex.preset("nope")
+    wide = norm_geometry_explorer([5.0, -4.0, 0.0])        # 超出默认范围：滑块范围跟着扩大
+    w = wide.widget and wide._w
+    assert w["x1"].max >= 5.0 and w["x1"].value == 5.0
+
+
+AXES_MODES = ["ln", "bn", "rms", "ln_th", "group"]
+
+
+def axes_reference(x, mode):
+    """不用探索器的代码，只用 PyTorch 自带的归一化算出参考输出和“哪些数共用统计量”。"""
+    b_, t_, h_ = x.shape
+    if mode == "ln":
+        y = F.layer_norm(x, (h_,), eps=1e-5)
+    elif mode == "bn":
+        y = F.batch_norm(x.reshape(-1, h_), None, None, training=True, eps=1e-5).reshape(x.shape)
+    elif mode == "rms":
+        y = F.rms_norm(x, (h_,), eps=1e-5)
+    elif mode == "ln_th":
+        y = F.layer_norm(x, (t_, h_), eps=1e-5)
+    else:
+        y = F.group_norm(x.reshape(-1, h_), h_ // 2, eps=1e-5).reshape(x.shape)
+    return y
+
+
+def expected_partition(shape, mode):
+    """共用统计量的格子：按定义直接写出每个格子的组键（与探索器的 group_ids 独立）。"""
+    keys = {"ln": lambda b, t, h: (b, t), "bn": lambda b, t, h: (h,), "rms": lambda b, t, h: (b, t),
+            "ln_th": lambda b, t, h: (b,), "group": lambda b, t, h: (b, t, h // 2)}[mode]
+    cells = [(b, t, h) for b in range(shape[0]) for t in range(shape[1]) for h in range(shape[2])]
+    return [keys(*c) for c in cells]
+
+
+def same_partition(ids, keys):
+    return all((ids[i] == ids[j]) == (keys[i] == keys[j]) for i in range(len(ids)) for j in range(len(ids)))
+
+
+def test_axes_explorer_groups_and_numbers_match_torch_in_every_mode():
+    ex = norm_axes_explorer()
+    x = torch.tensor(S.axes_input(), dtype=torch.float64)
+    sizes = {}
+    for mode in AXES_MODES:
+        ex.set(mode=mode)
+        shown = ex.shown()
+        cells = shown["cells"]
+        assert len(cells) == x.numel()
+        assert [c[1] for c in cells] == x.flatten().tolist()
+        ids = [c[0] for c in cells]
+        assert same_partition(ids, expected_partition(x.shape, mode)), mode
+        assert ids == group_ids(x.shape, ex.modes[mode])
+        y = axes_reference(x, mode)
+        assert [c[2] for c in cells] == pytest.approx(y.flatten().tolist(), abs=6e-4), mode
+        # 显示的代码就是这种方式的 dim= 写法，统计量的形状与 torch 的 keepdim 结果相同
+        code = shown["code"]
+        want_dim = {"ln": "dim=-1", "bn": "dim=(0, 1)", "rms": "dim=-1", "ln_th": "dim=(1, 2)", "group": "dim=-1"}[mode]
+        assert f"mean({want_dim}, keepdim=True)" in code
+        stat = {"ln": x.mean(dim=-1, keepdim=True), "bn": x.mean(dim=(0, 1), keepdim=True),
+                "rms": x.pow(2).mean(dim=-1, keepdim=True), "ln_th": x.mean(dim=(1, 2), keepdim=True),
+                "group": x.view(2, 3, 2, 2).mean(dim=-1, keepdim=True)}[mode]
+        assert S.fmt_shape(stat.shape) in shown["groups"]
+        sizes[mode] = len(set(ids))
+        assert f"共 {sizes[mode]} 组" in shown["groups"]
+        first = [v for v, i in zip(x.flatten().tolist(), ids) if i == 0]
+        if mode == "rms":
+            assert "mean(x²)" in code.replace("x.pow(2).mean", "mean(x²)")
+            assert S.fmt(sum(v * v for v in first) / len(first)) in shown["first"]
+        else:
+            assert S.fmt(sum(first) / len(first)) in shown["first"]
+    assert sizes == {"ln": 6, "bn": 4, "rms": 6, "ln_th": 2, "group": 12}
+    # 正文说：层归一化与批量归一化给同一个格子的输出不同
+    ex.set(mode="ln")
+    ln_cells = ex.shown()["cells"]
+    ex.set(mode="bn")
+    bn_cells = ex.shown()["cells"]
+    assert all(abs(a[2] - b[2]) > 1e-3 for a, b in zip(ln_cells, bn_cells))
+
+
+def test_axes_explorer_kernel_widget_page_spec_and_bad_input():
+    ex = norm_axes_explorer(mode="bn")
+    assert ex._w is None
+    bundle = ex._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == ex.widget.model_id
+    assert ex._w["mode"].value == "bn"
+    ex._w["mode"].value = "group"             # 读者在下拉菜单里换方式
+    assert "view(B, T, H // 2, 2)" in ex.shown()["code"]
+    page = bundle["text/html"]
+    embedded = re.search(r'<script type="application/json" data-role="spec">(.*?)</script>', page).group(1)
+    assert json.loads(embedded) == json.loads(json.dumps(S.NORM_AXES_SPEC))
+    data = json.loads(re.search(r'data-role="data">(.*?)</script>', page).group(1))
+    assert data["x"] == S.axes_input() and data["mode"] == "bn"
+    custom = norm_axes_explorer(torch.arange(8.0).reshape(1, 2, 4))
+    assert len(custom.shown()["cells"]) == 8
+    for bad, err, words in ((torch.randn(2, 3, 5), ValueError, "偶数"), (torch.randn(3, 4), TypeError, "形状"),
+                            ("abc", TypeError, "形状")):
+        with pytest.raises(err, match=words):
+            norm_axes_explorer(bad)
+    with pytest.raises(ValueError, match="归一化方式"):
+        ex.set(mode="nope")

@@ -2,9 +2,13 @@
 
 - `layer_norm_explorer()`：拖动缩放参数 γ、平移参数 β 和 ε，看层归一化的输入、x̂ 和输出怎样变化。
 - `dim_keepdim_explorer()`：选形状、dim 和 keepdim，看均值的形状以及 `x - x.mean(dim)` 能否正确广播。
+- `norm_geometry_explorer()`：H = 3 的几何图：层归一化投影到平面再缩放到圆上，RMSNorm 直接缩放到球面上。
+- `norm_axes_explorer()`：[B, T, H] 小张量上，层归一化、批量归一化、RMSNorm 等各自让哪些数共用一组统计量。
 
 本模块不在导入时加载 torch、ipywidgets 或 IPython，它们在第一次创建探索器时才导入。
 """
 from .explorers import DimKeepdimExplorer, LayerNormExplorer, dim_keepdim_explorer, layer_norm_explorer
+from .norm_explorers import NormAxesExplorer, NormGeometryExplorer, norm_axes_explorer, norm_geometry_explorer
 
-__all__ = ["layer_norm_explorer", "dim_keepdim_explorer", "LayerNormExplorer", "DimKeepdimExplorer"]
+__all__ = ["layer_norm_explorer", "dim_keepdim_explorer", "norm_geometry_explorer", "norm_axes_explorer",
+           "LayerNormExplorer", "DimKeepdimExplorer", "NormGeometryExplorer", "NormAxesExplorer"]

@@ -123,3 +123,126 @@ def fmt_tick(v):
 
 def fmt_shape(shape):
     return "[" + ", ".join(str(int(s)) for s in shape) + "]"
+
+
+# ---------------------------------------------------------------- 几何探索器（H = 3）
+# 观察方向：1 方向（x₁ = x₂ = x₃）画成竖直向上；平面 x₁+x₂+x₃ = 0 从上方斜看，成一个椭圆。
+GEO_ELEVATION_DEG = 25.0
+GEO_AZIMUTH_DEG = 20.0
+
+NORM_GEOMETRY_SPEC = {
+    "kind": "norm_geometry",
+    "title": "几何探索器（H = 3）：层归一化 = 投影到平面 + 缩放到圆上；RMSNorm = 只缩放到球面上",
+    "controls": {
+        "x1": {"label": "x₁", "min": -3.0, "max": 3.0, "step": 0.05, "value": 2.0},
+        "x2": {"label": "x₂", "min": -3.0, "max": 3.0, "step": 0.05, "value": 1.0},
+        "x3": {"label": "x₃", "min": -3.0, "max": 3.0, "step": 0.05, "value": 0.5},
+        "alpha": {"label": "缩放 α", "min": 0.1, "max": 3.0, "step": 0.05, "value": 1.0},
+        "shift": {"label": "平移 c", "min": -3.0, "max": 3.0, "step": 0.05, "value": 0.0},
+        # ε 用对数刻度：滑块的值是以 10 为底的指数
+        "log_eps": {"label": "ε（对数刻度）", "min": -6.0, "max": 1.0, "step": 0.1, "value": -5.0},
+    },
+    "presets": {
+        "reset": {"label": "重置", "x": [2.0, 1.0, 0.5], "alpha": 1.0, "shift": 0.0, "log_eps": -5.0},
+        "near": {"label": "让 x 接近 c·1（再拖动 ε）", "x": [1.05, 1.0, 0.95], "alpha": 1.0, "shift": 0.0,
+                 "log_eps": -5.0},
+    },
+    "view": {"width": 250, "height": 236, "scale": 33.0, "cx": 125.0, "cy": 122.0,
+             "elevation": GEO_ELEVATION_DEG, "azimuth": GEO_AZIMUTH_DEG, "axis_len": 2.6, "plane_r": 3.2},
+    "charts": {"ln": "层归一化：先投影，再缩放到圆上", "rms": "RMSNorm：直接缩放到球面上"},
+    "labels": {"x": "x′", "mu": "μ·1", "v": "x′ − μ·1", "ln": "LN(x′)", "rms": "RMSNorm(x′)", "ones": "1 方向",
+               "plane": "平面 x₁+x₂+x₃ = 0", "circle": "半径 √3 的圆", "sphere": "半径 √3 的球",
+               "axes": ["x₁", "x₂", "x₃"], "out": "x′ 在画面外"},
+    "legend": {
+        "x": "输入 x′ = αx + c·1",
+        "v": "居中：x′ − μ·1（落在平面上）",
+        "ln": "层归一化的输出（在圆上）",
+        "rms": "RMSNorm 的输出（在球面上）",
+        "ghost": "空心圈：α = 1、c = 0 时的输出，用来对照",
+    },
+    "text": {
+        "xp": "x′ = αx + c·1 = {xp}",
+        "mu": "均值 μ = {mu}；居中后 x′ − μ·1 = {v}，三个分量之和 = {vsum}",
+        "ln": "σ² = {var}；LN(x′) = (x′ − μ·1) / √(σ² + ε) = {ln}，长度 {ln_len}（√3 = {sqrt3}）",
+        "rms": "RMS(x′) = √(mean(x′²) + ε) = {rms}；RMSNorm(x′) = x′ / RMS(x′) = {rms_out}，长度 {rms_len}",
+        "invariance": "与 α = 1、c = 0 时相比：LN 的输出最大差 {ln_diff}，RMSNorm 的输出最大差 {rms_diff}",
+        "eps": "ε = {eps}：居中后的长度 |x′ − μ·1| = {vlen}，√(3ε) = {eps_len}。"
+               "前者远大于后者时 LN 的输出落在圆上；接近或小于后者时，输出缩向原点（长度只剩 {ln_len}）。",
+        "note": "方差用有偏估计（除以 H = 3），γ = 1、β = 0。"
+                "画面是三维的正交投影：1 方向竖直向上，平面从斜上方看成椭圆，球看成圆；可以拖动画面里的 x′。",
+        "aria_ln": "层归一化几何图：x′ = {xp}，LN(x′) = {ln}",
+        "aria_rms": "RMSNorm 几何图：x′ = {xp}，RMSNorm(x′) = {rms_out}",
+    },
+}
+
+
+def fmt_vec(values):
+    """三维向量的显示格式：(a, b, c)，每个分量用 fmt。JS 端的 fmtVec 与此一致。"""
+    return "(" + ", ".join(fmt(v) for v in values) + ")"
+
+
+# ---------------------------------------------------------------- 轴探索器：[B, T, H] 上哪些数共用一组统计量
+AXES_SHAPE = (2, 3, 4)
+AXES_SEED = 7
+
+
+def axes_input(shape=AXES_SHAPE, seed=AXES_SEED):
+    """轴探索器的默认张量 [B, T, H]：各特征的偏移和尺度不同（批量归一化与层归一化的结果才会明显不同），保留 1 位小数。"""
+    b_, t_, h_ = shape
+    rng = random.Random(seed)
+    offset = [round(rng.uniform(-2.0, 2.0), 1) for _ in range(h_)]
+    scale = [round(rng.uniform(0.5, 2.0), 1) for _ in range(h_)]
+    return [[[round(offset[k] + scale[k] * rng.gauss(0.0, 1.0), 1) for k in range(h_)] for _ in range(t_)]
+            for _ in range(b_)]
+
+
+NORM_AXES_SPEC = {
+    "kind": "norm_axes",
+    "title": "轴探索器：[B, T, H] 张量里，哪些数共用一个均值和方差？",
+    "controls": {"mode": {"label": "归一化方式"}},
+    # reduce：求统计量时合并的维度；group：H 维每几个特征一组（0 表示整条 H 维）；center：是否减均值
+    "modes": [
+        {"key": "ln", "label": "层归一化（逐词元，dim=-1）", "reduce": [2], "group": 0, "center": True,
+         "code": ["mean = x.mean(dim=-1, keepdim=True)",
+                  "var = x.var(dim=-1, keepdim=True, unbiased=False)",
+                  "y = (x - mean) / torch.sqrt(var + eps)"]},
+        {"key": "bn", "label": "批量归一化（逐特征，跨 B·T，dim=(0, 1)）", "reduce": [0, 1], "group": 0, "center": True,
+         "code": ["mean = x.mean(dim=(0, 1), keepdim=True)",
+                  "var = x.var(dim=(0, 1), keepdim=True, unbiased=False)",
+                  "y = (x - mean) / torch.sqrt(var + eps)"]},
+        {"key": "rms", "label": "RMSNorm（逐词元，不减均值，dim=-1）", "reduce": [2], "group": 0, "center": False,
+         "code": ["ms = x.pow(2).mean(dim=-1, keepdim=True)",
+                  "y = x / torch.sqrt(ms + eps)"]},
+        {"key": "ln_th", "label": "对 (T, H) 一起归一化（dim=(1, 2)）", "reduce": [1, 2], "group": 0, "center": True,
+         "code": ["mean = x.mean(dim=(1, 2), keepdim=True)",
+                  "var = x.var(dim=(1, 2), keepdim=True, unbiased=False)",
+                  "y = (x - mean) / torch.sqrt(var + eps)"]},
+        {"key": "group", "label": "分组归一化（H 维每 2 个特征一组）", "reduce": [2], "group": 2, "center": True,
+         "code": ["g = x.view(B, T, H // 2, 2)",
+                  "mean = g.mean(dim=-1, keepdim=True)",
+                  "var = g.var(dim=-1, keepdim=True, unbiased=False)",
+                  "y = ((g - mean) / torch.sqrt(var + eps)).view(B, T, H)"]},
+    ],
+    "default_mode": "ln",
+    "eps": 1e-5,
+    "text": {
+        "input": "输入 x（形状 {shape}）",
+        "output": "输出 y（同一颜色的格子共用一组统计量）",
+        "sample": "样本 b = {b}",
+        "row": "t = {t}",
+        "col": "h = {h}",
+        "groups": "共 {count} 组，每组 {size} 个数；统计量 {stat} 的形状是 {stat_shape}。",
+        "first": "第一组（x[0, 0, 0] 所在的组，{size} 个数）：{stats}",
+        "stats_center": "均值 μ = {mu}，方差 σ² = {var}",
+        "stats_rms": "均方 mean(x²) = {ms}，均方根 = {rms}",
+        "check_center": "每组归一化后：均值的最大绝对值 {mean_abs}，方差在 {var_min} 到 {var_max} 之间。",
+        "check_rms": "每组归一化后：均方根在 {rms_min} 到 {rms_max} 之间（均值不为 0：RMSNorm 不减均值）。",
+        "note": "方差用有偏估计，ε = {eps}。输入保留 1 位小数，输出显示 3 位小数。",
+    },
+}
+
+
+def fmt3(v):
+    """轴探索器格子里的数：3 位小数，不显示 -0.000。JS 端的 fmt3 与此一致。"""
+    s = f"{float(v):.3f}"
+    return "0.000" if s == "-0.000" else s

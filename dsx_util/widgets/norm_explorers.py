@@ -1,0 +1,542 @@
+"""两个归一化探索器（规格在 spec.py，页面内视图的脚本在 static/norm_explorers.js）：
+
+- `norm_geometry_explorer()`：H = 3 时的几何图。层归一化把 x 投影到平面 x₁+x₂+x₃ = 0 上，再缩放到半径 √3 的圆上；
+  RMSNorm 不投影，直接把 x 缩放到半径 √3 的球面上。α、c 两个滑块演示 LN(αx + c·1) = LN(x)，ε 滑块演示靠近原点时的收缩。
+- `norm_axes_explorer()`：一个 [B, T, H] 小张量。选层归一化、批量归一化、RMSNorm、对 (T, H) 归一化或分组归一化，
+  共用一组统计量的格子显示同一种颜色，输出的数字和做这件事的 PyTorch 代码（`dim=` 那一行）跟着变化。
+
+与 explorers.py 里的两个探索器相同：同一个对象在 Jupyter/Colab 里是 ipywidgets 控件（数字由 torch 计算），
+在 HTML 书页里是自包含的页面内视图。torch、ipywidgets 在创建探索器时才导入。
+"""
+import math
+
+from . import spec as S
+from .explorers import _Explorer, _esc, _json_script, _new_id, _shown, _static
+
+
+def _page(root_id, kind, body, spec, data):
+    """页面内视图：两份样式表 + 结构 + 规格与数据的 JSON + 内联脚本（window.DSXNormExplorers 只定义一次）。"""
+    return (
+        f'<div class="dsx-explorer tex2jax_ignore mathjax_ignore" id="{root_id}" data-explorer="{kind}">'
+        f"<style>{_static('explorers.css')}{_static('norm_explorers.css')}</style>{body}"
+        f"{_json_script('spec', spec)}{_json_script('data', data)}"
+        f"<script>{_static('norm_explorers.js')}\n"
+        f'window.DSXNormExplorers.{kind}(document.getElementById("{root_id}"));</script></div>'
+    )
+
+
+def _kernel_view(body):
+    css = _static("explorers.css") + _static("norm_explorers.css")
+    return f'<div class="dsx-explorer dsx-kernel-view"><style>{css}</style>{body}</div>'
+
+
+def _slider_html(rid, role, conf, value):
+    return (f'<div class="dsx-row"><label for="{rid}-{role}">{_esc(conf["label"])}</label>'
+            f'<input type="range" id="{rid}-{role}" data-role="{role}" min="{conf["min"]}" max="{conf["max"]}" '
+            f'step="{conf["step"]}" value="{value}"><output data-role="{role}-value" for="{rid}-{role}">'
+            f'{_esc(S.fmt_eps(10.0 ** value) if role == "log_eps" else S.fmt(value))}</output></div>')
+
+
+# ---------------------------------------------------------------- 几何：正交投影（与 norm_explorers.js 的 basis/project 相同）
+def view_basis(view):
+    """屏幕的横轴 ex、竖轴 ey（三维单位向量，互相垂直）：竖轴以 1 方向为主，向平面倾斜 elevation 度。"""
+    r3, r2, r6 = math.sqrt(3.0), math.sqrt(2.0), math.sqrt(6.0)
+    u, ea, eb = (1 / r3, 1 / r3, 1 / r3), (1 / r2, -1 / r2, 0.0), (1 / r6, 1 / r6, -2 / r6)
+    phi, theta = math.radians(view["azimuth"]), math.radians(view["elevation"])
+    ex = tuple(math.cos(phi) * a + math.sin(phi) * b for a, b in zip(ea, eb))
+    eb2 = tuple(-math.sin(phi) * a + math.cos(phi) * b for a, b in zip(ea, eb))
+    ey = tuple(math.cos(theta) * a + math.sin(theta) * b for a, b in zip(u, eb2))
+    return ex, ey
+
+
+def project(p, view, basis):
+    ex, ey = basis
+    sx = sum(a * b for a, b in zip(p, ex))
+    sy = sum(a * b for a, b in zip(p, ey))
+    return view["cx"] + view["scale"] * sx, view["cy"] - view["scale"] * sy
+
+
+def _xy(pt):
+    return f'{pt[0]:.2f}', f'{pt[1]:.2f}'
+
+
+class NormGeometryExplorer(_Explorer):
+    """H = 3 的几何探索器。`.widget` 是 ipywidgets 视图；`.set(x=..., alpha=..., shift=..., eps=...)`、
+    `.preset("near")` 用程序拨动控件；`.numbers()` 是 torch 算出的数；`.shown()` 读出显示的文字。"""
+
+    def __init__(self, x=None, *, alpha=1.0, shift=0.0, eps=1e-5):
+        self.spec = S.NORM_GEOMETRY_SPEC
+        c = self.spec["controls"]
+        x = self.spec["presets"]["reset"]["x"] if x is None else x
+        self.x = self._check_x(x)
+        if not (isinstance(alpha, (int, float)) and math.isfinite(alpha) and alpha > 0):
+            raise ValueError(f"alpha 应该是正数，收到的是 {alpha!r}。LN(αx) = LN(x) 只对 α > 0 成立。")
+        if not (isinstance(shift, (int, float)) and math.isfinite(shift)):
+            raise ValueError(f"shift 应该是有限的数，收到的是 {shift!r}。")
+        if not (isinstance(eps, (int, float)) and eps > 0):
+            raise ValueError(f"eps 应该是正数，收到的是 {eps!r}。常用值是 1e-5。")
+        self.alpha, self.shift, self.log_eps = float(alpha), float(shift), math.log10(eps)
+        self._ranges = {k: (min(c[k]["min"], math.floor(v)), max(c[k]["max"], math.ceil(v)))
+                        for k, v in (("x1", self.x[0]), ("x2", self.x[1]), ("x3", self.x[2]),
+                                     ("alpha", self.alpha), ("shift", self.shift))}
+        lo, hi = c["log_eps"]["min"], c["log_eps"]["max"]
+        self._ranges["log_eps"] = (min(lo, math.floor(self.log_eps)), max(hi, math.ceil(self.log_eps)))
+        self._basis = view_basis(self.spec["view"])
+        self._w = None
+        self._busy = False
+
+    @staticmethod
+    def _check_x(x):
+        if isinstance(x, (str, bytes)):
+            raise TypeError(f"x 应该是 3 个数（H = 3），收到的是字符串 {x!r}。例如：norm_geometry_explorer([2.0, 1.0, 0.5])")
+        try:
+            values = [float(v) for v in (x.tolist() if hasattr(x, "tolist") else x)]
+        except (TypeError, ValueError):
+            raise TypeError(f"x 应该是 3 个数（H = 3），收到的是 {type(x).__name__}：{x!r:.60}。"
+                            "例如：norm_geometry_explorer([2.0, 1.0, 0.5])") from None
+        if len(values) != 3:
+            raise ValueError(f"几何探索器只画 H = 3 的向量，x 有 {len(values)} 个数。请传 3 个数，例如 [2.0, 1.0, 0.5]。")
+        if not all(math.isfinite(v) for v in values):
+            raise ValueError(f"x 里有 NaN 或 inf：{values}。请换成有限的数。")
+        return values
+
+    @property
+    def eps(self):
+        return 10.0 ** self.log_eps
+
+    # ---------- 计算（内核端，torch）
+    def numbers(self):
+        """当前设置下的全部数字：x′ = αx + c·1、μ、居中后的向量、σ²、LN(x′)、RMS(x′)、RMSNorm(x′) 及对照的差。"""
+        import torch
+        import torch.nn.functional as F
+
+        x = torch.tensor(self.x, dtype=torch.float64)
+        xp = self.alpha * x + self.shift
+        eps = self.eps
+        mu = xp.mean()
+        v = xp - mu
+        var = xp.var(unbiased=False)
+        ln = F.layer_norm(xp, (3,), eps=eps)
+        rms_out = F.rms_norm(xp, (3,), eps=eps)
+        ln0, rms0 = F.layer_norm(x, (3,), eps=eps), F.rms_norm(x, (3,), eps=eps)
+        return {"xp": xp.tolist(), "mu": float(mu), "v": v.tolist(), "vsum": float(v.sum()), "var": float(var),
+                "ln": ln.tolist(), "ln_len": float(ln.norm()), "rms": float(torch.sqrt(xp.pow(2).mean() + eps)),
+                "rms_out": rms_out.tolist(), "rms_len": float(rms_out.norm()),
+                "ln0": ln0.tolist(), "rms0": rms0.tolist(),
+                "ln_diff": float((ln - ln0).abs().max()), "rms_diff": float((rms_out - rms0).abs().max()),
+                "vlen": float(v.norm()), "eps_len": math.sqrt(3 * eps), "eps": eps}
+
+    # ---------- 显示（内核视图与页面视图共用同一段 HTML 结构）
+    def _svg(self, which, nums):
+        view, lab, basis = self.spec["view"], self.spec["labels"], self._basis
+        w, h, s, cx, cy = view["width"], view["height"], view["scale"], view["cx"], view["cy"]
+        sin_t, cos_t = math.sin(math.radians(view["elevation"])), math.cos(math.radians(view["elevation"]))
+        r3 = math.sqrt(3.0)
+        P = lambda p: project(p, view, basis)  # noqa: E731
+        ones = view["axis_len"] + 0.5
+        parts = [f'<svg class="dsx-geo" data-role="chart-{which}" role="img" width="{w}" height="{h}" '
+                 f'viewBox="0 0 {w} {h}" xmlns="http://www.w3.org/2000/svg" aria-label="">']
+        # 静态部分：平面（椭圆）、1 方向、三根坐标轴；LN 图画半径 √3 的圆，RMSNorm 图画半径 √3 的球（投影是圆）
+        parts.append(f'<ellipse class="dsx-plane" cx="{cx}" cy="{cy}" rx="{s * view["plane_r"]:.2f}" '
+                     f'ry="{s * view["plane_r"] * sin_t:.2f}"/>')
+        parts.append(f'<path class="dsx-ones" d="M{cx} {cy + s * ones * cos_t:.2f}V{cy - s * ones * cos_t:.2f}"/>')
+        parts.append(f'<text class="dsx-lab-muted" x="{cx + 4}" y="{cy - s * ones * cos_t + 10:.2f}" font-size="11">'
+                     f'{_esc(lab["ones"])}</text>')
+        for k in range(3):
+            e = [0.0, 0.0, 0.0]
+            e[k] = view["axis_len"]
+            ax, ay = _xy(P(e))
+            tx, ty = _xy(P([1.15 * v for v in e]))
+            parts.append(f'<path class="dsx-axis3" d="M{cx} {cy}L{ax} {ay}"/>'
+                         f'<text class="dsx-lab-muted" x="{tx}" y="{ty}" font-size="11" text-anchor="middle">'
+                         f'{_esc(lab["axes"][k])}</text>')
+        if which == "ln":
+            parts.append(f'<ellipse class="dsx-circle" cx="{cx}" cy="{cy}" rx="{s * r3:.2f}" ry="{s * r3 * sin_t:.2f}"/>')
+            parts.append(f'<text class="dsx-lab-muted" x="{w - 6}" y="{h - 8}" font-size="11" text-anchor="end">'
+                         f'{_esc(lab["plane"])}</text>')
+        else:
+            parts.append(f'<circle class="dsx-sphere" cx="{cx}" cy="{cy}" r="{s * r3:.2f}"/>')
+            parts.append(f'<ellipse class="dsx-circle dsx-faint" cx="{cx}" cy="{cy}" rx="{s * r3:.2f}" '
+                         f'ry="{s * r3 * sin_t:.2f}"/>')
+            parts.append(f'<text class="dsx-lab-muted" x="{w - 6}" y="{h - 8}" font-size="11" text-anchor="end">'
+                         f'{_esc(lab["sphere"])}</text>')
+        parts.append(self._svg_dynamic(which, nums))
+        # 标题最后画，压在移出画面的线段上面（CSS 给文字加一圈底色描边）
+        parts.append(f'<text class="dsx-chart-title" x="6" y="15" font-size="12" font-weight="600">'
+                     f'{_esc(self.spec["charts"][which])}</text></svg>')
+        return "".join(parts)
+
+    def _svg_dynamic(self, which, nums):
+        """随数字变化的部分；每个元素都有 data-role，JS 端只改这些元素的坐标。"""
+        view, lab, basis = self.spec["view"], self.spec["labels"], self._basis
+        P = lambda p: _xy(project(p, view, basis))  # noqa: E731
+        o = (view["cx"], view["cy"])
+        xp = P(nums["xp"])
+        inside = 0 <= float(xp[0]) <= view["width"] and 0 <= float(xp[1]) <= view["height"]
+        out = "" if inside else lab["out"]
+        parts = []
+        if which == "ln":
+            mu1 = P([nums["mu"]] * 3)
+            v = P(nums["v"])
+            ln = P(nums["ln"])
+            ln0 = P(nums["ln0"])
+            far = ln if math.hypot(*nums["ln"]) >= math.hypot(*nums["v"]) else v
+            parts += [
+                f'<path class="dsx-mu-line" data-role="ln-mu-line" d="M{o[0]} {o[1]}L{mu1[0]} {mu1[1]}"/>',
+                f'<path class="dsx-proj" data-role="ln-proj" d="M{mu1[0]} {mu1[1]}L{xp[0]} {xp[1]}L{v[0]} {v[1]}"/>',
+                f'<path class="dsx-ray-ln" data-role="ln-ray" d="M{o[0]} {o[1]}L{far[0]} {far[1]}"/>',
+                f'<circle class="dsx-ghost-ln" data-role="ln-ghost" cx="{ln0[0]}" cy="{ln0[1]}" r="7"/>',
+                f'<circle class="dsx-pt-mu" data-role="ln-mu" cx="{mu1[0]}" cy="{mu1[1]}" r="3.5"/>',
+                f'<circle class="dsx-pt-v" data-role="ln-v" cx="{v[0]}" cy="{v[1]}" r="4"/>',
+                f'<circle class="dsx-pt-ln" data-role="ln-out" cx="{ln[0]}" cy="{ln[1]}" r="5"/>',
+                f'<circle class="dsx-pt-x" data-role="ln-x" cx="{xp[0]}" cy="{xp[1]}" r="5"/>',
+                f'<text class="dsx-lab-mu" data-role="ln-mu-label" x="{float(mu1[0]) - 6:.2f}" y="{float(mu1[1]) + 4:.2f}" '
+                f'font-size="11" text-anchor="end">{_esc(lab["mu"])}</text>',
+                f'<text class="dsx-lab-ln" data-role="ln-out-label" x="{float(ln[0]) + 7:.2f}" y="{float(ln[1]) + 14:.2f}" '
+                f'font-size="11">{_esc(lab["ln"])}</text>',
+                f'<text class="dsx-lab-x" data-role="ln-x-label" x="{float(xp[0]) + 7:.2f}" y="{float(xp[1]) - 6:.2f}" '
+                f'font-size="11">{_esc(lab["x"])}</text>',
+                f'<circle class="dsx-handle" data-role="ln-handle" cx="{xp[0]}" cy="{xp[1]}" r="14"/>',
+                f'<text class="dsx-over-note" data-role="ln-outside" x="6" y="30" font-size="11">{_esc(out)}</text>',
+            ]
+        else:
+            rms = P(nums["rms_out"])
+            rms0 = P(nums["rms0"])
+            far = rms if math.hypot(*nums["rms_out"]) >= math.hypot(*nums["xp"]) else xp
+            parts += [
+                f'<path class="dsx-ray-rms" data-role="rms-ray" d="M{o[0]} {o[1]}L{far[0]} {far[1]}"/>',
+                f'<circle class="dsx-ghost-rms" data-role="rms-ghost" cx="{rms0[0]}" cy="{rms0[1]}" r="7"/>',
+                f'<circle class="dsx-pt-rms" data-role="rms-out" cx="{rms[0]}" cy="{rms[1]}" r="5"/>',
+                f'<circle class="dsx-pt-x" data-role="rms-x" cx="{xp[0]}" cy="{xp[1]}" r="5"/>',
+                f'<text class="dsx-lab-rms" data-role="rms-out-label" x="{float(rms[0]) + 7:.2f}" y="{float(rms[1]) + 14:.2f}" '
+                f'font-size="11">{_esc(lab["rms"])}</text>',
+                f'<text class="dsx-lab-x" data-role="rms-x-label" x="{float(xp[0]) + 7:.2f}" y="{float(xp[1]) - 6:.2f}" '
+                f'font-size="11">{_esc(lab["x"])}</text>',
+                f'<circle class="dsx-handle" data-role="rms-handle" cx="{xp[0]}" cy="{xp[1]}" r="14"/>',
+                f'<text class="dsx-over-note" data-role="rms-outside" x="6" y="30" font-size="11">{_esc(out)}</text>',
+            ]
+        return "".join(parts)
+
+    def _dynamic_html(self, nums=None):
+        t, leg = self.spec["text"], self.spec["legend"]
+        nums = nums or self.numbers()
+        vals = {"xp": S.fmt_vec(nums["xp"]), "mu": S.fmt(nums["mu"]), "v": S.fmt_vec(nums["v"]),
+                "vsum": S.fmt(nums["vsum"]), "var": S.fmt(nums["var"]), "ln": S.fmt_vec(nums["ln"]),
+                "ln_len": S.fmt(nums["ln_len"]), "sqrt3": S.fmt(math.sqrt(3.0)), "rms": S.fmt(nums["rms"]),
+                "rms_out": S.fmt_vec(nums["rms_out"]), "rms_len": S.fmt(nums["rms_len"]),
+                "ln_diff": S.fmt(nums["ln_diff"]), "rms_diff": S.fmt(nums["rms_diff"]), "eps": S.fmt_eps(nums["eps"]),
+                "vlen": S.fmt(nums["vlen"]), "eps_len": S.fmt(nums["eps_len"])}
+
+        def line(key, roles):
+            spans = {k: f'<span class="dsx-num" data-role="geo-{k.replace("_", "-")}">{_esc(vals[k])}</span>' for k in roles}
+            return f'<div data-role="line-{key}">{S.fill(_esc(t[key]), spans)}</div>'
+
+        legend = "".join(f'<span class="dsx-key dsx-key-{k}"><span class="dsx-swatch"></span>{_esc(v)}</span>'
+                         for k, v in leg.items())
+        return "".join([
+            '<div class="dsx-geo-charts" data-role="charts">', self._svg("ln", nums), self._svg("rms", nums), "</div>",
+            f'<div class="dsx-legend">{legend}</div>',
+            '<div class="dsx-stats" aria-live="polite">',
+            line("xp", ["xp"]), line("mu", ["mu", "v", "vsum"]), line("ln", ["var", "ln", "ln_len", "sqrt3"]),
+            line("rms", ["rms", "rms_out", "rms_len"]), line("invariance", ["ln_diff", "rms_diff"]),
+            line("eps", ["eps", "vlen", "eps_len", "ln_len"]), "</div>",
+            f'<div class="dsx-note">{_esc(t["note"])}</div>',
+        ])
+
+    def _values(self):
+        return {"x1": self.x[0], "x2": self.x[1], "x3": self.x[2], "alpha": self.alpha, "shift": self.shift,
+                "log_eps": self.log_eps}
+
+    def _repr_html_(self):
+        c, p, rid = self.spec["controls"], self.spec["presets"], _new_id("dsx-geo")
+        vals = self._values()
+        sliders = "".join(_slider_html(rid, k, dict(c[k], min=self._ranges[k][0], max=self._ranges[k][1]), vals[k])
+                          for k in ("x1", "x2", "x3", "alpha", "shift", "log_eps"))
+        body = "".join([
+            f'<div class="dsx-title">{_esc(self.spec["title"])}</div>', sliders,
+            f'<div class="dsx-row"><button type="button" data-role="reset">{_esc(p["reset"]["label"])}</button>'
+            f'<button type="button" data-role="near">{_esc(p["near"]["label"])}</button></div>',
+            self._dynamic_html(),
+        ])
+        return _page(rid, "norm_geometry", body, self.spec, {"values": vals})
+
+    def _plain(self):
+        return "NormGeometryExplorer（H = 3）：在 Jupyter/Colab 中显示为交互控件，在 HTML 书页中显示为页面内探索器。"
+
+    # ---------- ipywidgets 视图（7.7 与 8 通用）
+    def _build_widget(self):
+        import ipywidgets as W
+
+        c, p = self.spec["controls"], self.spec["presets"]
+        style = {"description_width": "7em"}
+        lay = W.Layout(width="100%", max_width="36em")
+        vals = self._values()
+        w = {}
+        for k in ("x1", "x2", "x3", "alpha", "shift"):
+            lo, hi = self._ranges[k]
+            w[k] = W.FloatSlider(value=vals[k], min=lo, max=hi, step=c[k]["step"], description=c[k]["label"],
+                                 readout_format=".2f", continuous_update=True, style=style, layout=lay)
+        lo, hi = self._ranges["log_eps"]
+        w["eps"] = W.FloatLogSlider(value=self.eps, base=10, min=lo, max=hi, step=c["log_eps"]["step"],
+                                    description=c["log_eps"]["label"], readout_format=".1e", continuous_update=True,
+                                    style=style, layout=lay)
+        w["reset"] = W.Button(description=p["reset"]["label"], layout=W.Layout(width="auto"))
+        w["near"] = W.Button(description=p["near"]["label"], layout=W.Layout(width="auto"))
+        w["view"] = W.HTML(value=_kernel_view(self._dynamic_html()))
+        w["box"] = W.VBox([W.HTML(value=f"<b>{_esc(self.spec['title'])}</b>"),
+                           w["x1"], w["x2"], w["x3"], w["alpha"], w["shift"], w["eps"],
+                           W.HBox([w["reset"], w["near"]], layout=W.Layout(flex_flow="row wrap")), w["view"]])
+        self._w = w
+        for k in ("x1", "x2", "x3", "alpha", "shift", "eps"):
+            w[k].observe(self._on_change, "value")
+        w["reset"].on_click(lambda _b: self.preset("reset"))
+        w["near"].on_click(lambda _b: self.preset("near"))
+
+    def _on_change(self, _change):
+        w = self._w
+        self.x = [float(w["x1"].value), float(w["x2"].value), float(w["x3"].value)]
+        self.alpha, self.shift = float(w["alpha"].value), float(w["shift"].value)
+        self.log_eps = math.log10(w["eps"].value)
+        if not self._busy:
+            w["view"].value = _kernel_view(self._dynamic_html())
+
+    # ---------- 给测试和读者用的程序接口
+    def set(self, x=None, alpha=None, shift=None, eps=None):
+        """用程序拨动控件，例如 ex.set(x=[1, 2, 3], alpha=2.0, shift=-1.0, eps=1e-2)；与拖动滑块走同一条路径。"""
+        w = self.widget and self._w
+        if alpha is not None and not alpha > 0:
+            raise ValueError(f"alpha 应该是正数，收到的是 {alpha!r}。")
+        if eps is not None and not eps > 0:
+            raise ValueError(f"eps 应该是正数，收到的是 {eps!r}。")
+        self._busy = True
+        try:
+            for key, value in zip(("x1", "x2", "x3"), self._check_x(x) if x is not None else [None] * 3):
+                if value is not None:
+                    w[key].max, w[key].min = max(w[key].max, math.ceil(value)), min(w[key].min, math.floor(value))
+                    w[key].value = value
+            for key, value in (("alpha", alpha), ("shift", shift), ("eps", eps)):
+                if value is not None:
+                    w[key].value = float(value)
+        finally:
+            self._busy = False
+        self._on_change(None)
+        return self
+
+    def preset(self, name):
+        """预设：'reset'（默认的 x）或 'near'（x 接近 c·1：居中后离原点很近，再拖动 ε 看输出怎样缩向原点）。"""
+        presets = self.spec["presets"]
+        if name not in presets:
+            raise ValueError(f"没有名为 {name!r} 的预设；可用：{'、'.join(repr(k) for k in presets)}。")
+        conf = presets[name]
+        return self.set(x=conf["x"], alpha=conf["alpha"], shift=conf["shift"], eps=10.0 ** conf["log_eps"])
+
+    def shown(self):
+        """内核视图当前显示的文字：{data-role: 文字}，例如 shown()["geo-ln"]。"""
+        return _shown(self.widget and self._w["view"].value)
+
+
+def norm_geometry_explorer(x=None, *, alpha=1.0, shift=0.0, eps=1e-5):
+    """几何探索器（H = 3）：拖动 x₁、x₂、x₃（或在图里拖动 x′），看层归一化怎样把 x 投影到平面 x₁+x₂+x₃ = 0 上
+    再缩放到半径 √3 的圆上，RMSNorm 怎样直接把 x 缩放到半径 √3 的球面上；α、c 滑块演示 LN(αx + c·1) = LN(x)，
+    ε 滑块演示居中后离原点很近的点怎样缩向原点。
+
+    x：可选，3 个数；alpha、shift、eps：三个滑块的初始值。
+    """
+    return NormGeometryExplorer(x, alpha=alpha, shift=shift, eps=eps)
+
+
+# ---------------------------------------------------------------- 轴探索器
+def group_ids(shape, mode):
+    """每个格子 (b, t, h)（按行优先顺序展平）属于第几组：同一组的格子共用一个均值和方差。
+
+    组号按第一次出现的顺序编号（与 norm_explorers.js 的 groupIds 相同）。
+    """
+    b_, t_, h_ = shape
+    size = mode["group"] or h_
+    seen, ids = {}, []
+    for b in range(b_):
+        for t in range(t_):
+            for h in range(h_):
+                key = tuple(i for axis, i in enumerate((b, t, h)) if axis not in mode["reduce"])
+                if 2 in mode["reduce"] and size < h_:
+                    key += (h // size,)
+                ids.append(seen.setdefault(key, len(seen)))
+    return ids
+
+
+class NormAxesExplorer(_Explorer):
+    """轴探索器。`.widget` 是 ipywidgets 视图；`.set(mode="bn")` 用程序拨动控件；`.numbers()` 是 torch 算出的数。"""
+
+    def __init__(self, x=None, *, mode=None):
+        self.spec = S.NORM_AXES_SPEC
+        self.modes = {m["key"]: m for m in self.spec["modes"]}
+        self._x = self._check_x(S.axes_input() if x is None else x)
+        self.shape = (len(self._x), len(self._x[0]), len(self._x[0][0]))
+        mode = self.spec["default_mode"] if mode is None else mode
+        self._check_mode(mode)
+        self.mode = mode
+        self._w = None
+
+    def _check_mode(self, mode):
+        if mode not in self.modes:
+            raise ValueError(f"没有名为 {mode!r} 的归一化方式；可用：{'、'.join(repr(k) for k in self.modes)}。")
+
+    @staticmethod
+    def _check_x(x):
+        values = x.tolist() if hasattr(x, "tolist") else x
+        try:
+            rows = [[[float(v) for v in row] for row in sample] for sample in values]
+        except (TypeError, ValueError):
+            raise TypeError(f"x 应该是形状 [B, T, H] 的张量或三层嵌套列表，收到的是 {type(x).__name__}。"
+                            "例如：norm_axes_explorer(torch.randn(2, 3, 4))") from None
+        b_ = len(rows)
+        t_ = len(rows[0]) if b_ else 0
+        h_ = len(rows[0][0]) if t_ else 0
+        if not (1 <= b_ <= 4 and 1 <= t_ <= 6 and 2 <= h_ <= 8) or h_ % 2:
+            raise ValueError(f"x 的形状是 [{b_}, {t_}, {h_}]；轴探索器要把每个数都显示出来，"
+                             "需要 B ≤ 4、T ≤ 6、H 为 2 到 8 之间的偶数（分组归一化每 2 个特征一组）。")
+        if any(len(r) != t_ or any(len(c) != h_ for c in r) for r in rows):
+            raise ValueError("x 的各行长度不一致：需要形状整齐的 [B, T, H]。")
+        if not all(math.isfinite(v) for r in rows for c in r for v in c):
+            raise ValueError("x 里有 NaN 或 inf，请换成有限的数，例如 torch.nan_to_num(x)。")
+        return rows
+
+    def numbers(self):
+        """用 torch 按当前方式算一遍（与显示的代码相同）：输出 y、统计量的形状、每组的统计量。"""
+        import torch
+
+        m, eps = self.modes[self.mode], self.spec["eps"]
+        x = torch.tensor(self._x, dtype=torch.float64)
+        b_, t_, h_ = self.shape
+        if m["key"] == "group":
+            g = x.view(b_, t_, h_ // m["group"], m["group"])
+            mean = g.mean(dim=-1, keepdim=True)
+            var = g.var(dim=-1, keepdim=True, unbiased=False)
+            y = ((g - mean) / torch.sqrt(var + eps)).view(b_, t_, h_)
+            stat = mean
+        elif m["center"]:
+            dims = tuple(m["reduce"])
+            mean = x.mean(dim=dims, keepdim=True)
+            var = x.var(dim=dims, keepdim=True, unbiased=False)
+            y = (x - mean) / torch.sqrt(var + eps)
+            stat = mean
+        else:
+            ms = x.pow(2).mean(dim=-1, keepdim=True)
+            y = x / torch.sqrt(ms + eps)
+            stat = ms
+        ids = group_ids(self.shape, m)
+        flat_x, flat_y = x.flatten().tolist(), y.flatten().tolist()
+        groups = []
+        for gid in range(max(ids) + 1):
+            xs = torch.tensor([v for v, i in zip(flat_x, ids) if i == gid], dtype=torch.float64)
+            ys = torch.tensor([v for v, i in zip(flat_y, ids) if i == gid], dtype=torch.float64)
+            groups.append({"size": xs.numel(), "mu": float(xs.mean()), "var": float(xs.var(unbiased=False)),
+                           "ms": float(xs.pow(2).mean()), "y_mean": float(ys.mean()),
+                           "y_var": float(ys.var(unbiased=False)), "y_rms": float(ys.pow(2).mean().sqrt())})
+        return {"y": y, "ids": ids, "stat_shape": list(stat.shape), "groups": groups}
+
+    def _grid(self, values, ids, role, fmt):
+        t = self.spec["text"]
+        b_, t_, h_ = self.shape
+        out = []
+        for b in range(b_):
+            head = "".join(f'<th scope="col">{_esc(S.fill(t["col"], {"h": h}))}</th>' for h in range(h_))
+            rows = ""
+            for tt in range(t_):
+                cells = ""
+                for h in range(h_):
+                    k = (b * t_ + tt) * h_ + h
+                    g = ids[k]
+                    cells += (f'<td class="dsx-g{g % 12}" data-role="{role}" data-g="{g}" data-b="{b}" data-t="{tt}" '
+                              f'data-h="{h}">{fmt(values[k])}</td>')
+                rows += f'<tr><th scope="row">{_esc(S.fill(t["row"], {"t": tt}))}</th>{cells}</tr>'
+            out.append(f'<table class="dsx-grid"><caption>{_esc(S.fill(t["sample"], {"b": b}))}</caption>'
+                       f'<tbody><tr><th></th>{head}</tr>{rows}</tbody></table>')
+        return "".join(out)
+
+    def _dynamic_html(self):
+        t, m = self.spec["text"], self.modes[self.mode]
+        nums = self.numbers()
+        groups, first = nums["groups"], nums["groups"][0]
+        flat_x = [v for s in self._x for r in s for v in r]
+        flat_y = nums["y"].flatten().tolist()
+        stat = "ms" if not m["center"] else "mean"
+        if m["center"]:
+            stats = S.fill(t["stats_center"], {"mu": S.fmt(first["mu"]), "var": S.fmt(first["var"])})
+            check = S.fill(t["check_center"], {"mean_abs": S.fmt(max(abs(g["y_mean"]) for g in groups)),
+                                               "var_min": S.fmt(min(g["y_var"] for g in groups)),
+                                               "var_max": S.fmt(max(g["y_var"] for g in groups))})
+        else:
+            stats = S.fill(t["stats_rms"], {"ms": S.fmt(first["ms"]), "rms": S.fmt(math.sqrt(first["ms"]))})
+            check = S.fill(t["check_rms"], {"rms_min": S.fmt(min(g["y_rms"] for g in groups)),
+                                            "rms_max": S.fmt(max(g["y_rms"] for g in groups))})
+        code = "\n".join(m["code"])
+        return "".join([
+            f'<pre class="dsx-code dsx-code-block" data-role="code">{_esc(code)}</pre>',
+            f'<div data-role="groups">{_esc(S.fill(t["groups"], {"count": len(groups), "size": first["size"], "stat": stat, "stat_shape": S.fmt_shape(nums["stat_shape"])}))}</div>',
+            f'<div data-role="first">{_esc(S.fill(t["first"], {"size": first["size"], "stats": stats}))}</div>',
+            f'<div data-role="check">{_esc(check)}</div>',
+            f'<div class="dsx-grid-title">{_esc(S.fill(t["input"], {"shape": S.fmt_shape(self.shape)}))}</div>',
+            f'<div class="dsx-grids" data-role="input-grid">{self._grid(flat_x, nums["ids"], "in-cell", lambda v: f"{v:.1f}")}</div>',
+            f'<div class="dsx-grid-title">{_esc(t["output"])}</div>',
+            f'<div class="dsx-grids" data-role="output-grid">{self._grid(flat_y, nums["ids"], "out-cell", S.fmt3)}</div>',
+            f'<div class="dsx-note">{_esc(S.fill(t["note"], {"eps": S.fmt_eps(self.spec["eps"])}))}</div>',
+        ])
+
+    def _repr_html_(self):
+        c, rid = self.spec["controls"], _new_id("dsx-axes")
+        opts = "".join(f'<option value="{_esc(m["key"])}"{" selected" if m["key"] == self.mode else ""}>{_esc(m["label"])}</option>'
+                       for m in self.spec["modes"])
+        body = "".join([
+            f'<div class="dsx-title">{_esc(self.spec["title"])}</div>',
+            f'<div class="dsx-row"><label for="{rid}-mode">{_esc(c["mode"]["label"])}</label>'
+            f'<select id="{rid}-mode" data-role="mode">{opts}</select></div>',
+            self._dynamic_html(),
+        ])
+        return _page(rid, "norm_axes", body, self.spec, {"x": self._x, "mode": self.mode})
+
+    def _plain(self):
+        return f"NormAxesExplorer（形状 {S.fmt_shape(self.shape)}）：在 Jupyter/Colab 中显示为交互控件，在 HTML 书页中显示为页面内探索器。"
+
+    def _build_widget(self):
+        import ipywidgets as W
+
+        c = self.spec["controls"]
+        w = {"mode": W.Dropdown(options=[(m["label"], m["key"]) for m in self.spec["modes"]], value=self.mode,
+                                description=c["mode"]["label"], style={"description_width": "6em"},
+                                layout=W.Layout(width="100%", max_width="480px")),
+             "view": W.HTML(value=_kernel_view(self._dynamic_html()))}
+        w["box"] = W.VBox([W.HTML(value=f"<b>{_esc(self.spec['title'])}</b>"), w["mode"], w["view"]])
+        self._w = w
+        w["mode"].observe(self._on_mode, "value")
+
+    def _on_mode(self, change):
+        self.mode = change["new"]
+        self._w["view"].value = _kernel_view(self._dynamic_html())
+
+    def set(self, mode):
+        """用程序拨动控件：mode 是 'ln'、'bn'、'rms'、'ln_th' 或 'group'。"""
+        self._check_mode(mode)
+        self.widget  # noqa: B018  确保控件已经建好
+        self._w["mode"].value = mode
+        return self
+
+    def shown(self):
+        """内核视图当前显示的文字：{data-role: 文字}；格子另外给出 "cells"：[(组号, 输入, 输出)]，按 (b, t, h) 排列。"""
+        import re
+
+        view = self.widget and self._w["view"].value
+        out = _shown(view)
+        ins = re.findall(r'data-role="in-cell" data-g="(\d+)"[^>]*>([^<]*)<', view)
+        outs = re.findall(r'data-role="out-cell" data-g="(\d+)"[^>]*>([^<]*)<', view)
+        out["cells"] = [(int(g), float(a), float(b)) for (g, a), (_, b) in zip(ins, outs)]
+        return out
+
+
+def norm_axes_explorer(x=None, *, mode=None):
+    """轴探索器：在一个 [B, T, H] 小张量上选归一化方式（层归一化、批量归一化、RMSNorm、对 (T, H) 归一化、分组归一化），
+    看哪些格子共用一个均值和方差（同一颜色）、归一化后的数字，以及做这件事的 PyTorch 代码。
+
+    x：可选，形状 [B, T, H] 的张量或嵌套列表（B ≤ 4、T ≤ 6、H 为不超过 8 的偶数）；mode：初始的方式，默认 'ln'。
+    """
+    return NormAxesExplorer(x, mode=mode)
