@@ -292,9 +292,9 @@ _STEP_CODES = {
                            "减去这一行的均值后，常数会被抵消。",
     "not_scale_invariant": "把每一行乘以 4 后，你的输出变了，最大变化 {diff}；除了 ε 的微小影响，应该不变："
                            "除以这一行的标准差后，倍数会被抵消。",
-    "gamma_not_featurewise": "把 γ 设成各不相同的值（β = 0）后，第 {n} 个特征的输出应是 γ = 1 时的 γ[{j}] = {want} 倍，"
+    "gamma_not_featurewise": "把 γ 设成各不相同的值（β = 0）后，第 {pos} 个特征的输出应是 γ = 1 时的 γ[{j}] = {want} 倍，"
                              "你的是 {got} 倍：第四步（式 (4.4)）是 γ 逐特征乘 x̂。",
-    "beta_not_featurewise": "γ 不变、把 β 设成各不相同的值后，第 {n} 个特征的输出应整体加上 β[{j}] = {want}，你的加了 {got}"
+    "beta_not_featurewise": "γ 不变、把 β 设成各不相同的值后，第 {pos} 个特征的输出应整体加上 β[{j}] = {want}，你的加了 {got}"
                             "{hint}（式 (4.4)：y = γ ⊙ x̂ + β）。",
     "rows_mixed": "只改动第 1 行的输入后，别的行的输出也变了，最大变化 {diff}：每一行只能用它自己的均值和方差。",
 }
@@ -355,7 +355,7 @@ def _ln_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
         bad = [(j, r) for j, r in bad if abs(r - gamma[j]) > 1e-3 * (1 + abs(gamma[j]))]
         if bad:
             j, r = bad[0]
-            findings.append(("gamma_not_featurewise", message(codes, "gamma_not_featurewise", j=j, n=j + 1, want=fmt_num(gamma[j]),
+            findings.append(("gamma_not_featurewise", message(codes, "gamma_not_featurewise", j=j, pos=j + 1, want=fmt_num(gamma[j]),
                                                                got=fmt_num(r))))
         y_gb = run(base, gamma, beta)
         if y_gb is not None:
@@ -366,7 +366,7 @@ def _ln_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
                 hint = ""
                 if abs(added[j] - gamma[j] * beta[j]) < 1e-3 * (1 + abs(added[j])):
                     hint = f"，恰好是 γ[{j}]·β[{j}]：β 被 γ 乘到了，应在乘完 γ 之后再加"
-                findings.append(("beta_not_featurewise", message(codes, "beta_not_featurewise", j=j, n=j + 1, want=fmt_num(beta[j]),
+                findings.append(("beta_not_featurewise", message(codes, "beta_not_featurewise", j=j, pos=j + 1, want=fmt_num(beta[j]),
                                                                   got=fmt_num(added[j]), hint=hint)))
     changed = [list(r) for r in base]
     changed[0] = [v * 3.0 + 7.0 for v in changed[0]]
@@ -637,7 +637,7 @@ _RMS_LIST_CODES = {
     "not_proportional": "γ = 1 时，你的输出不是输入的同一个倍数（第 1 个是输入的 {a} 倍，第 {j} 个是 {b} 倍）："
                         "均方根归一化只把整个向量除以同一个数，不减均值、不逐个变换。",
     "not_scale_invariant": "把输入整体乘以 4 后，你的输出变了，最大变化 {diff}；除了 ε 的微小影响，应该不变：除以均方根后，倍数会被抵消。",
-    "gamma_not_featurewise": "把 γ 设成各不相同的值后，第 {n} 个输出应是 γ = 1 时的 γ[{j}] = {want} 倍，你的是 {got} 倍："
+    "gamma_not_featurewise": "把 γ 设成各不相同的值后，第 {pos} 个输出应是 γ = 1 时的 γ[{j}] = {want} 倍，你的是 {got} 倍："
                              "γ 逐个特征相乘。",
 }
 
@@ -709,7 +709,7 @@ def _rms_steps(fn, eps):
         bad = [k for k in range(h) if abs(yg[k] - gamma[k] * y[k]) > 1e-6 * (1 + abs(yg[k]))]
         if bad:
             k = bad[0]
-            findings.append(("gamma_not_featurewise", message(_RMS_LIST_CODES, "gamma_not_featurewise", j=k, n=k + 1,
+            findings.append(("gamma_not_featurewise", message(_RMS_LIST_CODES, "gamma_not_featurewise", j=k, pos=k + 1,
                                                                want=fmt_num(gamma[k]), got=fmt_num(yg[k] / y[k]))))
     return findings
 
