@@ -73,27 +73,43 @@ def _spec(exercise_id):
     return SPECS[exercise_id]
 
 
-def _checker(exercise_id, title, codes):
-    """装饰器：检查函数体返回 findings（空列表表示通过）；包装后先查题目写明的要求，再显示并返回 CheckResult。"""
+class _Checker:
+    """一个纯 Python 检查器：先查题目写明的要求，再运行检查函数体，显示并返回 CheckResult。
+
+    标题与要求都来自练习文件夹（CPython 里读目录，网页里由 run_source 的 spec 给出），这里不再写一遍。
+    """
+
+    def __init__(self, body, exercise_id, codes):
+        self.body, self.exercise_id, self.codes = body, exercise_id, dict(codes)
+        self.__name__ = self.__qualname__ = body.__name__
+        self.__doc__ = body.__doc__
+
+    @property
+    def exercise(self):
+        spec = _spec(self.exercise_id)
+        return spec.get("title", self.exercise_id) if spec else self.exercise_id
+
+    def __call__(self, fn, show=True):
+        findings = []
+        try:
+            spec = _spec(self.exercise_id)
+            findings = requirement_findings(fn, spec, spec["entry"]) if spec and callable(fn) else []
+            if not any(code == "wrong_signature" for code, _ in findings):
+                findings += self.body(fn)
+        except _Stop as stop:
+            findings += stop.args[0]
+        except Exception as exc:  # noqa: BLE001 -- 检查本身永远不让单元格报错
+            error = f"{type(exc).__name__}: {exc}".splitlines()[0][:120]
+            findings = [("check_failed", message(None, "check_failed", error=error))]
+        if any(code == NOT_DONE for code, _ in findings):
+            findings = [(NOT_DONE, MESSAGES[NOT_DONE])]
+        return finish(self.exercise, findings, show=show)
+
+
+def _checker(exercise_id, codes):
+    """装饰器：把检查函数体（返回 findings，空列表表示通过）变成 _Checker 并登记到 CHECKERS。"""
     def wrap(body):
-        def checker(fn, show=True):
-            findings = []
-            try:
-                spec = _spec(exercise_id)
-                findings = requirement_findings(fn, spec, spec["entry"]) if spec and callable(fn) else []
-                if not any(code == "wrong_signature" for code, _ in findings):
-                    findings += body(fn)
-            except _Stop as stop:
-                findings += stop.args[0]
-            except Exception as exc:  # noqa: BLE001 -- 检查本身永远不让单元格报错
-                error = f"{type(exc).__name__}: {exc}".splitlines()[0][:120]
-                findings = [("check_failed", message(None, "check_failed", error=error))]
-            if any(code == NOT_DONE for code, _ in findings):
-                findings = [(NOT_DONE, MESSAGES[NOT_DONE])]
-            return finish(title, findings, show=show)
-        checker.__name__ = checker.__qualname__ = body.__name__
-        checker.__doc__ = body.__doc__
-        checker.exercise_id, checker.exercise, checker.codes = exercise_id, title, dict(codes)
+        checker = _Checker(body, exercise_id, codes)
         CHECKERS[body.__name__] = checker
         return checker
     return wrap
@@ -232,7 +248,7 @@ _RELU_CODES = {
 }
 
 
-@_checker("ch02-relu", "用纯 Python 写 ReLU", _RELU_CODES)
+@_checker("ch02-relu", _RELU_CODES)
 def check_relu(fn):
     """检查 relu_list(values)：纯 Python 实现的 ReLU，输入浮点数列表，返回新列表。"""
     for data in ([-2.5, -1.0, 0.0, 0.5, 3.0], [1.25, -0.25, 7.0]):
@@ -426,7 +442,7 @@ _LN_FLAG_CODES = {("unbiased", True): "unbiased_var", ("eps_kind", "outside"): "
                   ("sqrt", False): "no_sqrt"}
 
 
-@_checker("ch04-layer-norm-rows", "一组行的层归一化", _LN_ROWS_CODES)
+@_checker("ch04-layer-norm-rows", _LN_ROWS_CODES)
 def check_layer_norm_rows(fn):
     """检查 layer_norm_rows(rows, gamma, beta, eps)：对每一行按式 (4.1)–(4.4) 做层归一化。"""
     rows = [[1.0, 2.0, 4.0, 7.0], [0.5, -1.5, 2.5, 0.0], [3.0, 3.001, 2.999, 3.0]]
@@ -511,7 +527,7 @@ def _mv_steps(fn, unbiased):
     return findings
 
 
-@_checker("ch06-mean-var-list", "均值、有偏方差与无偏方差", _MEAN_VAR_CODES)
+@_checker("ch06-mean-var-list", _MEAN_VAR_CODES)
 def check_mean_var_list(fn):
     """检查 mean_var_list(values, unbiased=False)：返回 (均值, 方差)，unbiased 决定除以 H 还是 H−1。"""
     values = [2.0, 4.0, 4.0, 5.0, 7.0, 9.5]
@@ -595,7 +611,7 @@ _BN_FLAG_CODES = {("axis", "row"): "wrong_axis", ("axis", "all"): "normalized_al
                   ("eps_kind", "missing"): "no_eps", ("eps_kind", "fixed"): "eps_ignored", ("sqrt", False): "no_sqrt"}
 
 
-@_checker("ch07-batch-norm-lists", "用嵌套列表比较两种归一化的轴", _BN_LISTS_CODES)
+@_checker("ch07-batch-norm-lists", _BN_LISTS_CODES)
 def check_batch_norm_lists(fn):
     """检查 batch_norm_lists(x, eps)：x 是 B 行 H 列的嵌套列表，对每一列跨行标准化（不含 γ、β）。"""
     x = [[1.0, 10.0, -3.0], [2.0, 14.0, -1.0], [4.0, 11.0, 0.5], [3.5, 20.0, -2.5]]
@@ -714,7 +730,7 @@ def _rms_steps(fn, eps):
     return findings
 
 
-@_checker("ch08-rms-norm-list", "一个列表的均方根归一化", _RMS_LIST_CODES)
+@_checker("ch08-rms-norm-list", _RMS_LIST_CODES)
 def check_rms_norm_list(fn):
     """检查 rms_norm_list(values, gamma, eps)：y_i = γ_i · x_i / sqrt(mean(x²) + ε)。"""
     gamma = [1.5, 0.5, -1.0, 2.0]
@@ -779,7 +795,7 @@ def _var_steps(fn, values):
     return findings
 
 
-@_checker("ch11-stable-var-list", "数值稳定的方差", _STABLE_VAR_CODES)
+@_checker("ch11-stable-var-list", _STABLE_VAR_CODES)
 def check_stable_var(fn):
     """检查 stable_var(values)：有偏方差，均值很大（约 10⁹）的数据也要算对。"""
     small = [1.0, 2.0, 4.0, 5.0, 8.0]
