@@ -14,11 +14,9 @@
 """
 import itertools
 import math
-import sys
-import time
 
 from .core import CheckResult, MESSAGES, NOT_DONE, error_text, finish, fmt_num, fmt_pair, learner_line, message
-from .core import requirement_findings
+from .core import requirement_findings, run_limited
 
 TIME_LIMIT = 2.0
 GENERIC_CODES = MESSAGES   # 旧名字
@@ -29,34 +27,20 @@ class _Stop(Exception):
     """检查到无法继续的问题就停下：args[0] 是 findings 列表。"""
 
 
-class _TimeUp(BaseException):
-    """时间到：继承 BaseException，学习者代码里的 except Exception 接不住它。"""
-
-
 def _call(fn, *args, **kwargs):
-    """调用学习者的函数；未完成、报错、超时都变成 _Stop。"""
+    """调用学习者的函数（core.run_limited，与 Jupyter 里的检查器同一个办法）；未完成、报错、超时都变成 _Stop。"""
     if not callable(fn):
         raise _Stop([("raised", message(None, "raised", error=f"{fn!r} 不是函数，不能调用"))])
-    deadline = time.monotonic() + TIME_LIMIT
-
-    def tracer(frame, event, arg):
-        if time.monotonic() > deadline:
-            raise _TimeUp
-        return tracer
-    previous = sys.gettrace()
-    sys.settrace(tracer)
-    try:
-        return fn(*args, **kwargs)
-    except _TimeUp:
-        raise _Stop([("timeout", message(None, "timeout", limit=TIME_LIMIT))]) from None
-    except NotImplementedError:
-        raise _Stop([(NOT_DONE, MESSAGES[NOT_DONE])]) from None
-    except Exception as exc:  # noqa: BLE001 -- 学习者代码的任何异常都变成一条反馈
+    run = run_limited(fn, args, kwargs, timeout=TIME_LIMIT)
+    exc = run["exception"]
+    if run["timed_out"]:
+        raise _Stop([("timeout", message(None, "timeout", limit=TIME_LIMIT))])
+    if isinstance(exc, NotImplementedError):
+        raise _Stop([(NOT_DONE, MESSAGES[NOT_DONE])])
+    if exc is not None:
         line = learner_line(exc)
-        raise _Stop([("raised", message(None, "raised", error=error_text(exc, f"（第 {line} 行）" if line else "")))]) \
-            from None
-    finally:
-        sys.settrace(previous)
+        raise _Stop([("raised", message(None, "raised", error=error_text(exc, f"（第 {line} 行）" if line else "")))])
+    return run["value"]
 
 
 CHECKERS = {}
