@@ -208,3 +208,27 @@ def test_generic_failures_same_in_page_and_cpython(offline_page, site_url):
         _set_code(page, 0, source)
         assert _same_as_cpython(page, 0, ex, source)["codes"] == [code]
     assert page.context.external == [] and page.context.errors == []
+
+
+def test_torch_exercises_on_the_web_say_where_to_run_them(offline_page, site_url):
+    """网页上不能运行的练习（要 PyTorch）：检查单元格下不说「换成你的实现后再运行这个单元格」，而是说去 Colab、
+    本地 Jupyter 或下载的压缩包里运行，并链接到本章的读者版笔记本；链接能打开。"""
+    from conftest import html_dir
+    torch_exercises = [ex for ex in EXERCISES if not ex.in_page]
+    for chapter in sorted({ex.chapter for ex in EXERCISES}):
+        html = (html_dir() / "book" / f"{chapter}.html").read_text(encoding="utf-8")
+        assert "换成你的实现后再运行" not in html and 'data-state="not_done"' not in html, chapter
+        for ex in (e for e in torch_exercises if e.chapter == chapter):
+            assert f'data-exercise="{ex.id}"' in html and "不能在网页里运行" in html, ex.id
+            assert f'href="../notebooks/{chapter}.ipynb"' in html, ex.id
+    ex = next(ex for ex in torch_exercises if ex.id == "ch05-layer-norm")
+    page = offline_page
+    page.goto(f"{site_url}book/{ex.chapter}.html")
+    note = page.locator(f'.dsx-check-elsewhere[data-exercise="{ex.id}"]')
+    assert note.count() == 1 and note.is_visible()
+    text = note.inner_text()
+    assert "Colab" in text and "Jupyter" in text and "压缩包" in text and "换成你的实现后再运行" not in text
+    href = note.locator("a").get_attribute("href")
+    response = page.request.get(f"{site_url}book/{href}")
+    assert response.ok and '"cells"' in response.text()
+    assert page.context.external == [] and page.context.errors == []

@@ -4,8 +4,9 @@
     check_layer_norm(MyLayerNorm)
 
 名字在第一次用到时才从子模块导入（torch、IPython 也是），所以 `import dsx_util.exercises` 很快。
-练习目录见 catalog.py 与 items/，检查器见 layernorm_check.py、stats_check.py、batchnorm_check.py、
-rmsnorm_check.py、simple_checks.py 和 pure_checks.py（纯 Python 练习，网页里也能运行）。
+练习目录见 catalog.py 与 items/（一道练习一个文件夹）；检查器的共同核心是 core.py（只用标准库，网页里也用它），
+各检查器在 layernorm_check.py、stats_check.py、batchnorm_check.py、rmsnorm_check.py、simple_checks.py 和
+pure_checks.py（纯 Python 练习，网页里也能运行）。
 """
 import importlib
 
@@ -20,26 +21,20 @@ _EXPORTS = {
     "fill_exercises": "catalog",
     "get_exercise": "catalog",
     "show_solution": "catalog",
-    "check_layer_norm": "layernorm_check",
-    "check_mean_var": "stats_check",
-    "check_batch_norm": "batchnorm_check",
-    "check_rms_norm": "rmsnorm_check",
 }
-_SIMPLE = (
-    "check_seeded_noise", "check_table_rows", "check_count_norms", "check_pre_ln_block",
-    "check_standardize_rows", "check_predict_shapes", "check_identity_params", "check_normalize_eps",
-    "check_copy_weights", "check_std_ratio", "check_to_biased", "check_batchnorm_axis", "check_rms",
-    "check_post_ln_block", "check_gpt_trunk", "check_centering_backward", "check_layer_norm_backward",
-    "check_var_from_sums", "check_stable_layer_norm",
-)
-_EXPORTS.update({name: "simple_checks" for name in _SIMPLE})
-# 纯 Python 练习的检查器（不导入 torch、numpy；网页里也用同一份源码）
-_PURE = (
-    "check_relu", "check_layer_norm_rows", "check_mean_var_list", "check_batch_norm_lists", "check_rms_norm_list",
-    "check_stable_var",
-)
-_EXPORTS.update({name: "pure_checks" for name in _PURE})
+# 各练习的检查函数：名字来自练习文件夹（items/<id>/__init__.py 的 CHECKER），定义它的模块按规则推出——
+# 纯 Python 练习（IN_PAGE）在 pure_checks，四个模块类的检查器各有一个模块，其余在 simple_checks。新增练习不用改这里。
+_CLASS_CHECKERS = {"check_layer_norm": "layernorm_check", "check_mean_var": "stats_check",
+                   "check_batch_norm": "batchnorm_check", "check_rms_norm": "rmsnorm_check"}
 
+
+def _checker_exports():
+    from .catalog import EXERCISES
+    return {ex.checker: "pure_checks" if ex.in_page else _CLASS_CHECKERS.get(ex.checker, "simple_checks")
+            for ex in EXERCISES}
+
+
+_EXPORTS.update(_checker_exports())
 __all__ = sorted(_EXPORTS)
 
 

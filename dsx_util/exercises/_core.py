@@ -16,20 +16,16 @@
 """
 from __future__ import annotations
 
-import ctypes
-import io
 import linecache
 import math
 import os
 import sys
 import sysconfig
-import threading
-import time
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional
 
-from .core import MESSAGES
+from .core import MESSAGES, run_limited
 
 NOT_DONE = "not_done"
 RAISED = "raised"
@@ -87,49 +83,6 @@ class Outcome:
         if self.exception is None:
             return f"运行你的代码时出错：{self.error}"
         return exception_sentence(self.exception)
-
-
-class _Capture(io.TextIOBase):
-    """只保留前 limit 个字符、但记录总字符数的输出流。"""
-
-    def __init__(self, limit):
-        self.limit = limit
-        self.parts = []
-        self.kept = 0
-        self.total = 0
-
-    def writable(self):
-        return True
-
-    def write(self, s):
-        s = str(s)
-        n = len(s)
-        self.total += n
-        if self.kept < self.limit:
-            piece = s[: self.limit - self.kept]
-            self.parts.append(piece)
-            self.kept += len(piece)
-        return n
-
-    def flush(self):
-        pass
-
-    def getvalue(self):
-        return "".join(self.parts)
-
-
-class _StopLearner(BaseException):
-    """超时后注入学习者线程的异常，让死循环停下来（纯 Python 循环有效）。"""
-
-
-def _stop_thread(thread):
-    if not thread.is_alive() or thread.ident is None:
-        return
-    try:
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
-                                                   ctypes.py_object(_StopLearner))
-    except Exception:
-        pass
 
 
 def _is_internal(filename):
@@ -200,46 +153,20 @@ def exception_sentence(exc: BaseException) -> str:
 
 def call_learner(fn: Callable, *args, timeout: float = 5.0, max_output_chars: int = 2000,
                  **kwargs) -> Outcome:
-    """在守护线程里运行 fn(*args, **kwargs)，最多等 timeout 秒；捕获并截断它打印的内容。
+    """运行 fn(*args, **kwargs)，最多 timeout 秒；捕获并截断它打印的内容（core.run_limited，网页里用的也是它）。
 
     永远不抛出异常（KeyboardInterrupt 除外）：学习者代码的异常、超时、NotImplementedError
-    都变成 Outcome 里的 code。超时后会尝试让那个线程停下（对纯 Python 死循环有效）。
+    都变成 Outcome 里的 code。纯 Python 的死循环到时会被停下。
     """
-    box = {}
-
-    def target():
-        try:
-            box["value"] = fn(*args, **kwargs)
-        except _StopLearner:
-            box["stopped"] = True
-        except BaseException as exc:  # noqa: BLE001 -- 学习者的任何异常都要接住
-            box["exc"] = exc
-
-    capture = _Capture(max_output_chars)
-    old_out, old_err = sys.stdout, sys.stderr
-    thread = threading.Thread(target=target, name="dsx-learner-code", daemon=True)
-    start = time.perf_counter()
-    sys.stdout = sys.stderr = capture
-    try:
-        thread.start()
-        thread.join(timeout)
-    finally:
-        sys.stdout, sys.stderr = old_out, old_err
-        if thread.is_alive():
-            _stop_thread(thread)
-    seconds = time.perf_counter() - start
-    printed, total = capture.getvalue(), capture.total
-    if thread.is_alive() or "stopped" in box:
-        thread.join(0.2)
-        return Outcome(False, code=TIMEOUT, error=f"超过 {timeout:g} 秒仍未结束",
-                       printed=printed, printed_chars=total, seconds=seconds)
-    if "exc" in box:
-        exc = box["exc"]
+    run = run_limited(fn, args, kwargs, timeout=timeout, capture_chars=max_output_chars)
+    common = dict(printed=run["printed"], printed_chars=run["printed_chars"], seconds=run["seconds"])
+    if run["timed_out"]:
+        return Outcome(False, code=TIMEOUT, error=f"超过 {timeout:g} 秒仍未结束", **common)
+    exc = run["exception"]
+    if exc is not None:
         code = NOT_DONE if isinstance(exc, NotImplementedError) else RAISED
-        return Outcome(False, code=code, error=describe_exception(exc), printed=printed,
-                       printed_chars=total, seconds=seconds, exception=exc)
-    return Outcome(True, value=box.get("value"), printed=printed, printed_chars=total,
-                   seconds=seconds)
+        return Outcome(False, code=code, error=describe_exception(exc), exception=exc, **common)
+    return Outcome(True, value=run["value"], **common)
 
 
 class Runner:

@@ -100,13 +100,16 @@ def _running_models(x, rm0, rv0):
     return rm_models, rv_models
 
 
-def check_batch_norm(cls_or_factory, exercise: str = "BatchNorm1d", timeout: float = 5.0,
+def check_batch_norm(cls_or_factory, exercise: str = None, timeout: float = 5.0,
                      show: bool = True):
     """检查 ``cls_or_factory(num_features)`` 创建的批量归一化模块；返回 CheckResult（见 BATCH_NORM_CODES）。"""
     run = Runner(timeout=timeout)
     findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
     if not stops_checking(findings):
         findings += safe_findings(_diagnose, cls_or_factory, run)
+    if exercise is None:   # 反馈里显示练习的标题（与题目单元格相同）
+        from .catalog import get_exercise
+        exercise = get_exercise(EXERCISE_ID).title
     return finish(exercise, findings, notes=run.notes(), show=show)
 
 

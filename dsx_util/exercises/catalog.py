@@ -61,7 +61,7 @@ class Exercise:
     def spec(self):
         """题目写明、检查器要查的要求（可以写成 JSON 放进网页）：入口名、参数与默认值、不许用的名字。"""
         kind = "class" if isinstance(self._entry_node(), ast.ClassDef) else "function"
-        return {"entry": self.entry, "kind": kind, "params": [list(p) for p in self.params],
+        return {"id": self.id, "title": self.title, "entry": self.entry, "kind": kind, "params": [list(p) for p in self.params],
                 "forbidden": dict(self.forbidden),
                 "required": dict(self.required)}
 

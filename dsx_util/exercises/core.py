@@ -11,8 +11,10 @@
 """
 import html
 import inspect
+import io
 import math
 import sys
+import time
 
 NOT_DONE = "not_done"
 
@@ -417,3 +419,77 @@ def error_text(exc, where=""):
     if why:
         return f"{why}{where}{'' if why.endswith('？') else '。'}Python 的报错是 {said}"
     return f"{said}{where}"
+
+
+# ---------------------------------------------------------------------------
+# 调用学习者的代码：全书只有这一种办法（Jupyter、终端、网页里的 Pyodide 都一样）
+# ---------------------------------------------------------------------------
+class TimeUp(BaseException):
+    """时间到：继承 BaseException，学习者代码里的 except Exception 接不住它。"""
+
+
+class Capture(io.TextIOBase):
+    """只保留前 limit 个字符、但记录总字符数的输出流。"""
+
+    def __init__(self, limit):
+        self.limit = limit
+        self.parts = []
+        self.kept = 0
+        self.total = 0
+
+    def writable(self):
+        return True
+
+    def write(self, s):
+        s = str(s)
+        n = len(s)
+        self.total += n
+        if self.kept < self.limit:
+            piece = s[: self.limit - self.kept]
+            self.parts.append(piece)
+            self.kept += len(piece)
+        return n
+
+    def flush(self):
+        pass
+
+    def getvalue(self):
+        return "".join(self.parts)
+
+
+def run_limited(fn, args=(), kwargs=None, timeout=2.0, capture_chars=None):
+    """在当前线程里运行 fn(*args, **kwargs)，最多 timeout 秒（用 sys.settrace 计时：纯 Python 的死循环会被停下）。
+
+    返回 dict：value、exception（学习者代码抛出的异常或 None）、timed_out、printed、printed_chars、seconds。
+    capture_chars 不是 None 时捕获 stdout/stderr（只保留这么多字符）。KeyboardInterrupt 照常抛出。
+    不用线程：网页里的 Pyodide 没有线程，一个机制在两处行为相同。
+    """
+    deadline = time.monotonic() + timeout
+
+    def tracer(frame, event, arg):
+        if time.monotonic() > deadline:
+            raise TimeUp
+        return tracer
+    capture = Capture(capture_chars) if capture_chars is not None else None
+    old_out, old_err = sys.stdout, sys.stderr
+    previous = sys.gettrace()
+    out = {"value": None, "exception": None, "timed_out": False}
+    start = time.perf_counter()
+    if capture is not None:
+        sys.stdout = sys.stderr = capture
+    sys.settrace(tracer)
+    try:
+        out["value"] = fn(*args, **(kwargs or {}))
+    except TimeUp:
+        out["timed_out"] = True
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 -- 学习者的任何异常都要接住（包括 SystemExit）
+        out["exception"] = exc
+    finally:
+        sys.settrace(previous)
+        sys.stdout, sys.stderr = old_out, old_err
+    out["seconds"] = time.perf_counter() - start
+    out["printed"] = capture.getvalue() if capture is not None else ""
+    out["printed_chars"] = capture.total if capture is not None else 0
+    return out

@@ -14,11 +14,9 @@
 """
 import itertools
 import math
-import sys
-import time
 
 from .core import CheckResult, MESSAGES, NOT_DONE, error_text, finish, fmt_num, fmt_pair, learner_line, message
-from .core import requirement_findings
+from .core import requirement_findings, run_limited
 
 TIME_LIMIT = 2.0
 GENERIC_CODES = MESSAGES   # 旧名字
@@ -29,34 +27,20 @@ class _Stop(Exception):
     """检查到无法继续的问题就停下：args[0] 是 findings 列表。"""
 
 
-class _TimeUp(BaseException):
-    """时间到：继承 BaseException，学习者代码里的 except Exception 接不住它。"""
-
-
 def _call(fn, *args, **kwargs):
-    """调用学习者的函数；未完成、报错、超时都变成 _Stop。"""
+    """调用学习者的函数（core.run_limited，与 Jupyter 里的检查器同一个办法）；未完成、报错、超时都变成 _Stop。"""
     if not callable(fn):
         raise _Stop([("raised", message(None, "raised", error=f"{fn!r} 不是函数，不能调用"))])
-    deadline = time.monotonic() + TIME_LIMIT
-
-    def tracer(frame, event, arg):
-        if time.monotonic() > deadline:
-            raise _TimeUp
-        return tracer
-    previous = sys.gettrace()
-    sys.settrace(tracer)
-    try:
-        return fn(*args, **kwargs)
-    except _TimeUp:
-        raise _Stop([("timeout", message(None, "timeout", limit=TIME_LIMIT))]) from None
-    except NotImplementedError:
-        raise _Stop([(NOT_DONE, MESSAGES[NOT_DONE])]) from None
-    except Exception as exc:  # noqa: BLE001 -- 学习者代码的任何异常都变成一条反馈
+    run = run_limited(fn, args, kwargs, timeout=TIME_LIMIT)
+    exc = run["exception"]
+    if run["timed_out"]:
+        raise _Stop([("timeout", message(None, "timeout", limit=TIME_LIMIT))])
+    if isinstance(exc, NotImplementedError):
+        raise _Stop([(NOT_DONE, MESSAGES[NOT_DONE])])
+    if exc is not None:
         line = learner_line(exc)
-        raise _Stop([("raised", message(None, "raised", error=error_text(exc, f"（第 {line} 行）" if line else "")))]) \
-            from None
-    finally:
-        sys.settrace(previous)
+        raise _Stop([("raised", message(None, "raised", error=error_text(exc, f"（第 {line} 行）" if line else "")))])
+    return run["value"]
 
 
 CHECKERS = {}
@@ -73,27 +57,43 @@ def _spec(exercise_id):
     return SPECS[exercise_id]
 
 
-def _checker(exercise_id, title, codes):
-    """装饰器：检查函数体返回 findings（空列表表示通过）；包装后先查题目写明的要求，再显示并返回 CheckResult。"""
+class _Checker:
+    """一个纯 Python 检查器：先查题目写明的要求，再运行检查函数体，显示并返回 CheckResult。
+
+    标题与要求都来自练习文件夹（CPython 里读目录，网页里由 run_source 的 spec 给出），这里不再写一遍。
+    """
+
+    def __init__(self, body, exercise_id, codes):
+        self.body, self.exercise_id, self.codes = body, exercise_id, dict(codes)
+        self.__name__ = self.__qualname__ = body.__name__
+        self.__doc__ = body.__doc__
+
+    @property
+    def exercise(self):
+        spec = _spec(self.exercise_id)
+        return spec.get("title", self.exercise_id) if spec else self.exercise_id
+
+    def __call__(self, fn, show=True):
+        findings = []
+        try:
+            spec = _spec(self.exercise_id)
+            findings = requirement_findings(fn, spec, spec["entry"]) if spec and callable(fn) else []
+            if not any(code == "wrong_signature" for code, _ in findings):
+                findings += self.body(fn)
+        except _Stop as stop:
+            findings += stop.args[0]
+        except Exception as exc:  # noqa: BLE001 -- 检查本身永远不让单元格报错
+            error = f"{type(exc).__name__}: {exc}".splitlines()[0][:120]
+            findings = [("check_failed", message(None, "check_failed", error=error))]
+        if any(code == NOT_DONE for code, _ in findings):
+            findings = [(NOT_DONE, MESSAGES[NOT_DONE])]
+        return finish(self.exercise, findings, show=show)
+
+
+def _checker(exercise_id, codes):
+    """装饰器：把检查函数体（返回 findings，空列表表示通过）变成 _Checker 并登记到 CHECKERS。"""
     def wrap(body):
-        def checker(fn, show=True):
-            findings = []
-            try:
-                spec = _spec(exercise_id)
-                findings = requirement_findings(fn, spec, spec["entry"]) if spec and callable(fn) else []
-                if not any(code == "wrong_signature" for code, _ in findings):
-                    findings += body(fn)
-            except _Stop as stop:
-                findings += stop.args[0]
-            except Exception as exc:  # noqa: BLE001 -- 检查本身永远不让单元格报错
-                error = f"{type(exc).__name__}: {exc}".splitlines()[0][:120]
-                findings = [("check_failed", message(None, "check_failed", error=error))]
-            if any(code == NOT_DONE for code, _ in findings):
-                findings = [(NOT_DONE, MESSAGES[NOT_DONE])]
-            return finish(title, findings, show=show)
-        checker.__name__ = checker.__qualname__ = body.__name__
-        checker.__doc__ = body.__doc__
-        checker.exercise_id, checker.exercise, checker.codes = exercise_id, title, dict(codes)
+        checker = _Checker(body, exercise_id, codes)
         CHECKERS[body.__name__] = checker
         return checker
     return wrap
@@ -232,7 +232,7 @@ _RELU_CODES = {
 }
 
 
-@_checker("ch02-relu", "用纯 Python 写 ReLU", _RELU_CODES)
+@_checker("ch02-relu", _RELU_CODES)
 def check_relu(fn):
     """检查 relu_list(values)：纯 Python 实现的 ReLU，输入浮点数列表，返回新列表。"""
     for data in ([-2.5, -1.0, 0.0, 0.5, 3.0], [1.25, -0.25, 7.0]):
@@ -292,9 +292,9 @@ _STEP_CODES = {
                            "减去这一行的均值后，常数会被抵消。",
     "not_scale_invariant": "把每一行乘以 4 后，你的输出变了，最大变化 {diff}；除了 ε 的微小影响，应该不变："
                            "除以这一行的标准差后，倍数会被抵消。",
-    "gamma_not_featurewise": "把 γ 设成各不相同的值（β = 0）后，第 {n} 个特征的输出应是 γ = 1 时的 γ[{j}] = {want} 倍，"
+    "gamma_not_featurewise": "把 γ 设成各不相同的值（β = 0）后，第 {pos} 个特征的输出应是 γ = 1 时的 γ[{j}] = {want} 倍，"
                              "你的是 {got} 倍：第四步（式 (4.4)）是 γ 逐特征乘 x̂。",
-    "beta_not_featurewise": "γ 不变、把 β 设成各不相同的值后，第 {n} 个特征的输出应整体加上 β[{j}] = {want}，你的加了 {got}"
+    "beta_not_featurewise": "γ 不变、把 β 设成各不相同的值后，第 {pos} 个特征的输出应整体加上 β[{j}] = {want}，你的加了 {got}"
                             "{hint}（式 (4.4)：y = γ ⊙ x̂ + β）。",
     "rows_mixed": "只改动第 1 行的输入后，别的行的输出也变了，最大变化 {diff}：每一行只能用它自己的均值和方差。",
 }
@@ -355,7 +355,7 @@ def _ln_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
         bad = [(j, r) for j, r in bad if abs(r - gamma[j]) > 1e-3 * (1 + abs(gamma[j]))]
         if bad:
             j, r = bad[0]
-            findings.append(("gamma_not_featurewise", message(codes, "gamma_not_featurewise", j=j, n=j + 1, want=fmt_num(gamma[j]),
+            findings.append(("gamma_not_featurewise", message(codes, "gamma_not_featurewise", j=j, pos=j + 1, want=fmt_num(gamma[j]),
                                                                got=fmt_num(r))))
         y_gb = run(base, gamma, beta)
         if y_gb is not None:
@@ -366,7 +366,7 @@ def _ln_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
                 hint = ""
                 if abs(added[j] - gamma[j] * beta[j]) < 1e-3 * (1 + abs(added[j])):
                     hint = f"，恰好是 γ[{j}]·β[{j}]：β 被 γ 乘到了，应在乘完 γ 之后再加"
-                findings.append(("beta_not_featurewise", message(codes, "beta_not_featurewise", j=j, n=j + 1, want=fmt_num(beta[j]),
+                findings.append(("beta_not_featurewise", message(codes, "beta_not_featurewise", j=j, pos=j + 1, want=fmt_num(beta[j]),
                                                                   got=fmt_num(added[j]), hint=hint)))
     changed = [list(r) for r in base]
     changed[0] = [v * 3.0 + 7.0 for v in changed[0]]
@@ -426,7 +426,7 @@ _LN_FLAG_CODES = {("unbiased", True): "unbiased_var", ("eps_kind", "outside"): "
                   ("sqrt", False): "no_sqrt"}
 
 
-@_checker("ch04-layer-norm-rows", "一组行的层归一化", _LN_ROWS_CODES)
+@_checker("ch04-layer-norm-rows", _LN_ROWS_CODES)
 def check_layer_norm_rows(fn):
     """检查 layer_norm_rows(rows, gamma, beta, eps)：对每一行按式 (4.1)–(4.4) 做层归一化。"""
     rows = [[1.0, 2.0, 4.0, 7.0], [0.5, -1.5, 2.5, 0.0], [3.0, 3.001, 2.999, 3.0]]
@@ -511,7 +511,7 @@ def _mv_steps(fn, unbiased):
     return findings
 
 
-@_checker("ch06-mean-var-list", "均值、有偏方差与无偏方差", _MEAN_VAR_CODES)
+@_checker("ch06-mean-var-list", _MEAN_VAR_CODES)
 def check_mean_var_list(fn):
     """检查 mean_var_list(values, unbiased=False)：返回 (均值, 方差)，unbiased 决定除以 H 还是 H−1。"""
     values = [2.0, 4.0, 4.0, 5.0, 7.0, 9.5]
@@ -595,7 +595,7 @@ _BN_FLAG_CODES = {("axis", "row"): "wrong_axis", ("axis", "all"): "normalized_al
                   ("eps_kind", "missing"): "no_eps", ("eps_kind", "fixed"): "eps_ignored", ("sqrt", False): "no_sqrt"}
 
 
-@_checker("ch07-batch-norm-lists", "用嵌套列表比较两种归一化的轴", _BN_LISTS_CODES)
+@_checker("ch07-batch-norm-lists", _BN_LISTS_CODES)
 def check_batch_norm_lists(fn):
     """检查 batch_norm_lists(x, eps)：x 是 B 行 H 列的嵌套列表，对每一列跨行标准化（不含 γ、β）。"""
     x = [[1.0, 10.0, -3.0], [2.0, 14.0, -1.0], [4.0, 11.0, 0.5], [3.5, 20.0, -2.5]]
@@ -637,7 +637,7 @@ _RMS_LIST_CODES = {
     "not_proportional": "γ = 1 时，你的输出不是输入的同一个倍数（第 1 个是输入的 {a} 倍，第 {j} 个是 {b} 倍）："
                         "均方根归一化只把整个向量除以同一个数，不减均值、不逐个变换。",
     "not_scale_invariant": "把输入整体乘以 4 后，你的输出变了，最大变化 {diff}；除了 ε 的微小影响，应该不变：除以均方根后，倍数会被抵消。",
-    "gamma_not_featurewise": "把 γ 设成各不相同的值后，第 {n} 个输出应是 γ = 1 时的 γ[{j}] = {want} 倍，你的是 {got} 倍："
+    "gamma_not_featurewise": "把 γ 设成各不相同的值后，第 {pos} 个输出应是 γ = 1 时的 γ[{j}] = {want} 倍，你的是 {got} 倍："
                              "γ 逐个特征相乘。",
 }
 
@@ -709,12 +709,12 @@ def _rms_steps(fn, eps):
         bad = [k for k in range(h) if abs(yg[k] - gamma[k] * y[k]) > 1e-6 * (1 + abs(yg[k]))]
         if bad:
             k = bad[0]
-            findings.append(("gamma_not_featurewise", message(_RMS_LIST_CODES, "gamma_not_featurewise", j=k, n=k + 1,
+            findings.append(("gamma_not_featurewise", message(_RMS_LIST_CODES, "gamma_not_featurewise", j=k, pos=k + 1,
                                                                want=fmt_num(gamma[k]), got=fmt_num(yg[k] / y[k]))))
     return findings
 
 
-@_checker("ch08-rms-norm-list", "一个列表的均方根归一化", _RMS_LIST_CODES)
+@_checker("ch08-rms-norm-list", _RMS_LIST_CODES)
 def check_rms_norm_list(fn):
     """检查 rms_norm_list(values, gamma, eps)：y_i = γ_i · x_i / sqrt(mean(x²) + ε)。"""
     gamma = [1.5, 0.5, -1.0, 2.0]
@@ -779,7 +779,7 @@ def _var_steps(fn, values):
     return findings
 
 
-@_checker("ch11-stable-var-list", "数值稳定的方差", _STABLE_VAR_CODES)
+@_checker("ch11-stable-var-list", _STABLE_VAR_CODES)
 def check_stable_var(fn):
     """检查 stable_var(values)：有偏方差，均值很大（约 10⁹）的数据也要算对。"""
     small = [1.0, 2.0, 4.0, 5.0, 8.0]

@@ -81,12 +81,15 @@ def _where(k, x):
     return f"形状 {fmt_shape(x.shape)} 的{_NAMES[k]}"
 
 
-def check_mean_var(fn, exercise: str = "均值与方差", timeout: float = 5.0, show: bool = True):
+def check_mean_var(fn, exercise: str = None, timeout: float = 5.0, show: bool = True):
     """检查 ``fn(x) -> (mean, var)``；返回 CheckResult（错误代码见 MEAN_VAR_CODES）。"""
     run = Runner(timeout=timeout)
     findings = safe_findings(spec_findings, fn, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
     if not stops_checking(findings):
         findings += safe_findings(_diagnose, fn, run)
+    if exercise is None:   # 反馈里显示练习的标题（与题目单元格相同）
+        from .catalog import get_exercise
+        exercise = get_exercise(EXERCISE_ID).title
     return finish(exercise, findings, notes=run.notes(), show=show)
 
 

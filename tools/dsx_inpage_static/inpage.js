@@ -52,6 +52,21 @@
     return d.innerHTML;
   }
 
+  // Esc 之后的 Tab / Shift+Tab：把焦点交给编辑器之后 / 之前的那个可聚焦元素（页面的正常 Tab 顺序）
+  function leave(cm, dir) {
+    const all = Array.from(document.querySelectorAll(
+      "a[href], button, input, select, textarea, [tabindex]:not([tabindex='-1'])"))
+      .filter((el) => !el.disabled && el.offsetParent !== null);
+    const input = cm.getInputField();
+    const wrapper = cm.getWrapperElement();
+    const inside = (el) => wrapper.contains(el);
+    const i = all.indexOf(input);
+    let j = i + dir;
+    while (j >= 0 && j < all.length && inside(all[j])) j += dir;
+    input.blur();
+    if (j >= 0 && j < all.length) all[j].focus();
+  }
+
   async function edit(box) {
     const st = info(box);
     if (st.cm) return st;
@@ -64,9 +79,9 @@
       mode: "python", indentUnit: 4, tabSize: 4, lineNumbers: true, viewportMargin: Infinity,
       extraKeys: {
         // Tab 缩进；先按 Esc 再按 Tab（或 Shift+Tab）就把 Tab 交还浏览器，焦点移出编辑器（WCAG 2.1.2：不困住键盘）
-        Tab: (cm) => (st.escaped ? CodeMirror.Pass
+        Tab: (cm) => (st.escaped ? leave(cm, 1)
           : cm.somethingSelected() ? cm.indentSelection("add") : cm.replaceSelection("    ", "end")),
-        "Shift-Tab": (cm) => (st.escaped ? CodeMirror.Pass : cm.indentSelection("subtract")),
+        "Shift-Tab": (cm) => (st.escaped ? leave(cm, -1) : cm.indentSelection("subtract")),
         Esc: () => { st.escaped = true; },
         "Ctrl-Enter": () => run(box),
         "Cmd-Enter": () => run(box),
