@@ -52,7 +52,7 @@ def bench_kernel(h, n):
 
     torch.manual_seed(0)
     ex = layer_norm_explorer(torch.randn(h))
-    ex.widget  # 建好 ipywidgets 视图
+    _ = ex.widget  # 建好 ipywidgets 视图
     slider, view = ex._w["gamma"], ex._w["view"]
     times = []
     for i in range(n):

@@ -2,7 +2,7 @@
 import ast
 import re
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -62,7 +62,7 @@ def _from_build_cache(path):
     return merged, record.data.get("execution_seconds")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _execute(name):
     """章节执行后的笔记本与秒数：优先用构建自己的执行结果，没有时（或 DSX_EXECUTE=1）才在这里执行一次。"""
     path = BOOK / (name if str(name).endswith(".ipynb") else f"{name}.ipynb")

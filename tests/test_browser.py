@@ -15,7 +15,7 @@ RAW_MATH = re.compile(r"\$\$|\\frac|\\sqrt|\\begin\{|\\mu\b|\\sigma\b")
 
 def all_pages():
     root = html_dir()
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*.html") 
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*.html")
                   if not any(part.startswith((".", "_")) for part in p.relative_to(root).parts))
 
 

@@ -590,7 +590,7 @@ def test_new_explorers_fit_390px_readable_in_light_and_dark(browser, site_url, p
 
 
 # ---------------------------------------------------------------- JupyterLab：真的运行探索器单元格（内核 + ipywidgets）
-def test_geometry_explorer_runs_in_jupyterlab(browser, jupyter_lab):
+def test_geometry_explorer_runs_in_jupyterlab(browser, jupyter_lab):  # noqa: F811  夹具
     """在 JupyterLab 里打开第 8 章的读者版，运行几何探索器那一格：出现 ipywidgets 滑块和图；
     用键盘拨动第一个滑块（x₁），内核重算，图里的 x′ 移动、显示的数字与 torch 一致。截图存到 _build/screenshots/。"""
     from conftest import ROOT

@@ -35,7 +35,8 @@ def test_scratch_batchnorm_matches_torch_train_and_eval():
         assert (ours(xb) - ref(xb)).abs().max().item() <= 1e-6
     assert torch.allclose(ours.running_mean, ref.running_mean, atol=1e-6)
     assert torch.allclose(ours.running_var, ref.running_var, atol=1e-6)
-    ours.eval(); ref.eval()
+    ours.eval()
+    ref.eval()
     x = torch.randn(5, 3)
     assert (ours(x) - ref(x)).abs().max().item() <= 1e-6
 

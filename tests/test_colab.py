@@ -14,7 +14,6 @@ Colab 里它自己找到网页版的 wheel 装上；不在 Colab 里时，没有
 import json
 import os
 import subprocess
-import sys
 
 import functools
 import http.server

@@ -8,7 +8,7 @@
 import io
 import re
 import tokenize
-from functools import lru_cache
+from functools import cache
 
 import nbformat
 import pytest
@@ -52,7 +52,7 @@ def python_prose(source):
     return texts
 
 
-@lru_cache(maxsize=None)
+@cache
 def notebook(path):
     return nbformat.read(path, as_version=4)
 

@@ -224,7 +224,7 @@ def test_exercise_names_do_not_shadow_chapter_names(stem):
         if "exercises" in cell.metadata.get("tags", []):
             break
         if cell.cell_type == "code":
-            for node in ast.walk(ast.parse("\n".join(l for l in cell.source.splitlines() if not l.startswith(("%", "!"))))):
+            for node in ast.walk(ast.parse("\n".join(line for line in cell.source.splitlines() if not line.startswith(("%", "!"))))):
                 if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
                     defined.add(node.name)
                 elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):

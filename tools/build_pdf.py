@@ -129,7 +129,7 @@ def _is_unified(cp):
     return 0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x3FFFF
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _radical_to_hanzi():
     """{部首码位: 统一汉字}：在正文所用的 Noto CJK SC 字体里，与部首共用同一个字形的统一汉字。"""
     from fontTools.ttLib import TTFont

@@ -100,7 +100,8 @@ def unwrap_plain_tokens(html, classes):
     """代码块（<pre>）里 <span class="c">文字</span> → 文字，c 属于 classes。"""
     if not classes:
         return html
-    span = re.compile(r'<span class="(?:%s)">([^<]*)</span>' % "|".join(map(re.escape, sorted(classes))))
+    names = "|".join(map(re.escape, sorted(classes)))
+    span = re.compile(rf'<span class="(?:{names})">([^<]*)</span>')
     return PRE_BLOCK.sub(lambda m: span.sub(r"\1", m.group(0)), html)
 
 

@@ -23,7 +23,8 @@ import sys
 import sysconfig
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, Optional
+from typing import Any
+from collections.abc import Callable
 
 from .core import MESSAGES, run_limited
 
@@ -63,12 +64,12 @@ class Outcome:
 
     ok: bool
     value: Any = None
-    error: Optional[str] = None      # 一行：异常类型与信息，外加出错的是学习者代码的第几行
-    code: Optional[str] = None
+    error: str | None = None      # 一行：异常类型与信息，外加出错的是学习者代码的第几行
+    code: str | None = None
     printed: str = ""                # 捕获到的 stdout/stderr（截断后）
     printed_chars: int = 0           # 实际打印的总字符数
     seconds: float = 0.0
-    exception: Optional[BaseException] = field(default=None, repr=False)
+    exception: BaseException | None = field(default=None, repr=False)
 
     @property
     def message(self) -> str:
@@ -181,7 +182,7 @@ class Runner:
         self.max_output_chars = max_output_chars
         self.printed_chars = 0
         self.first_print = ""
-        self.failure: Optional[Outcome] = None
+        self.failure: Outcome | None = None
 
     def call(self, fn, *args, **kwargs) -> Outcome:
         out = call_learner(fn, *args, timeout=self.timeout,
@@ -193,7 +194,7 @@ class Runner:
             self.failure = out
         return out
 
-    def notes(self) -> List[str]:
+    def notes(self) -> list[str]:
         if self.printed_chars <= 0:
             return []
         head = self.first_print.strip().splitlines()[0] if self.first_print.strip() else ""
@@ -230,7 +231,7 @@ def describe_value(value) -> str:
     return type(value).__name__
 
 
-def tensor_problem(value, like, what="输出", input_desc="") -> Optional[str]:
+def tensor_problem(value, like, what="输出", input_desc="") -> str | None:
     """value 应是与张量 like 形状、dtype 都相同的张量；不是时返回一行中文说明，否则 None。"""
     import torch
     prefix = f"对{input_desc}，" if input_desc else ""

@@ -50,7 +50,7 @@ _USES_RUNNING = "_uses_running_in_train"
 _IGNORES_AFFINE = "_ignores_affine"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _fixture():
     import torch
     g = torch.Generator().manual_seed(77)

@@ -64,7 +64,7 @@ _NAMES = {
 _BIG_MEAN = 1e4
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _fixture():
     """固定的检查输入、γ、β，以及每个错误模型在每个输入上的输出（只算一次）。"""
     import torch
@@ -353,7 +353,7 @@ def _wrong_output_msg(got, inputs, keys, gamma, beta):
 # ---------------------------------------------------------------------------
 # 逐步诊断：没有错误模型吻合时，检查每个正确实现都有的性质，说出错在哪一步
 # ---------------------------------------------------------------------------
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _probes():
     """逐步诊断用的输入：各行均值、尺度不同的 (4, H)；另一个 (2, 3, H) 用来看各行是否互相影响。"""
     import torch

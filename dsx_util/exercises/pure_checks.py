@@ -333,9 +333,9 @@ def _ln_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
             k = var_y[0] / want_var[0]
             hint = f"：每{unit}都差同一个倍数 {fmt_num(k)}"
             if abs(k - h / (h - 1)) < 1e-3:
-                hint += f" = H/(H−1)，方差用了无偏估计（除以 H−1）"
+                hint += " = H/(H−1)，方差用了无偏估计（除以 H−1）"
             elif abs(k - (h - 1) / h) < 1e-3:
-                hint += f" = (H−1)/H，除以的方差算大了（分母用了 H−1）"
+                hint += " = (H−1)/H，除以的方差算大了（分母用了 H−1）"
             hint += "（式 (4.2)、(4.3)）。"
         findings.append(("row_variance_not_one", message(codes, "row_variance_not_one", row=i + 1, got=fmt_num(var_y[i]),
                                                           want=fmt_num(want_var[i]), hint=hint)))

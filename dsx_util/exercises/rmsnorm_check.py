@@ -53,7 +53,7 @@ def _where(k, x):
     return f"形状 {fmt_shape(x.shape)} 的{_NAMES[k]}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _fixture():
     import torch
     g = torch.Generator().manual_seed(2024)
@@ -199,7 +199,7 @@ def _only_scale(m):
     return []
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _probes():
     """逐步诊断用的输入：各行尺度不同、均值不为 0 的 (4, H)，和看各行是否互相影响的 (2, 3, H)。"""
     import torch

@@ -1020,7 +1020,6 @@ def check_layer_norm_backward(fn):
     与正确结果不同时，先和一处或两处典型错误（缺项、求和代替平均、符号、γ、无偏方差、1/σ、写死 ε）的组合比较；
     都不像时检查两条性质：每行梯度之和为 0（经过 μ 的项），与 x̂ 的内积为 0（经过 σ² 的项）。
     """
-    import itertools
     torch = _torch()
     exercise = check_layer_norm_backward.exercise
     for seed, shape, eps in ((0, (3, 6), 1e-5), (1, (2, 4, 8), 1e-5), (2, (3, 5), 0.5)):

@@ -37,7 +37,7 @@ _NAMES = {"random": "标准正态随机输入", "scales": "各行尺度不同的
           "vector": "一维输入"}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _fixture():
     import torch
     g = torch.Generator().manual_seed(4321)
@@ -187,7 +187,7 @@ def _unexplained(name, got, models, inputs, keys, first_error):
 # ---------------------------------------------------------------------------
 # 逐步诊断：没有错误模型吻合时，检查每个正确的均值/方差都有的性质
 # ---------------------------------------------------------------------------
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _probe():
     """第 0 行元素全是 2.0；其余各行均值、尺度不同。"""
     import torch

@@ -11,7 +11,7 @@ import json
 import math
 import re
 import uuid
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from . import spec as S
@@ -20,7 +20,7 @@ _STATIC = Path(__file__).resolve().parent / "static"
 _WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _static(name):
     return (_STATIC / name).read_text(encoding="utf-8")
 

@@ -1,4 +1,3 @@
-import torch
 
 
 def mean_var(x):
