@@ -19,7 +19,7 @@ _EXPORTS = {
     "use_cjk_font": "plotting",
 }
 _SUBMODULES = {"info", "seed", "table", "notebook", "layernorm", "rmsnorm",
-               "plotting", "gpt", "widgets", "exercises"}
+               "plotting", "gpt", "widgets", "exercises", "timing"}
 
 __all__ = sorted(_EXPORTS) + sorted(_SUBMODULES)
 
