@@ -104,6 +104,8 @@ def test_chapter_runs_in_colab_like_env(colab_env, path):
     reader = READER / path.name
     if not reader.exists():
         pytest.fail(f"没有找到读者版笔记本 {reader}：请先运行 make book（构建时生成）。")
+    # 每章都像在刚启动的 Colab 里一样没有 dsx_util（中文字体包在第一章装好后留着，省得每章重装）
+    subprocess.run([str(COLAB_PY), "-m", "pip", "uninstall", "-y", "-q", "dsx_util"], capture_output=True, cwd="/tmp")
     done = subprocess.run([str(COLAB_PY), str(ROOT / "tools" / "run_notebook.py"), str(reader), "--out", str(out),
                            "--timeout", "300"], capture_output=True, text=True, env={**os.environ, **env},
                           cwd=outdir)
