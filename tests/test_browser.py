@@ -254,6 +254,7 @@ LIGHT_SLABS = """() => {
     return Array.from(document.querySelectorAll('article.bd-article *')).filter(el => {
         const m = getComputedStyle(el).backgroundColor.match(/[\\d.]+/g);
         if (!m || (m.length === 4 && +m[3] < 0.5) || !el.getClientRects().length) return false;
+        if (!el.textContent.trim()) return false;   // 没有文字的色块（如图例里的色点）不影响阅读
         return luminance(m.slice(0, 3).map(Number)) > 0.4;
     }).map(el => `${el.tagName.toLowerCase()}.${el.className}`);
 }"""
