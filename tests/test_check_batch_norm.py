@@ -5,7 +5,7 @@ import pytest
 import torch
 import torch.nn as nn
 
-from dsx_util.exercises.batchnorm_check import BATCH_NORM_CODES, check_batch_norm
+from dsx_util.exercises.items.ch07_batch_norm.check import CODES as BATCH_NORM_CODES, check_batch_norm
 
 
 class GoodBN(nn.Module):

@@ -6,7 +6,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from dsx_util.exercises.layernorm_check import LAYER_NORM_CODES, check_layer_norm
+from dsx_util.exercises.items.ch05_layer_norm.check import CODES as LAYER_NORM_CODES, check_layer_norm
 
 
 class GoodLN(nn.Module):

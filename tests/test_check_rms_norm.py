@@ -5,7 +5,7 @@ import pytest
 import torch
 import torch.nn as nn
 
-from dsx_util.exercises.rmsnorm_check import RMS_NORM_CODES, check_rms_norm
+from dsx_util.exercises.items.ch08_rms_norm.check import CODES as RMS_NORM_CODES, check_rms_norm
 
 
 class GoodRMS(nn.Module):

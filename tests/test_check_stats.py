@@ -4,7 +4,7 @@ import re
 import pytest
 import torch
 
-from dsx_util.exercises.stats_check import MEAN_VAR_CODES, check_mean_var
+from dsx_util.exercises.items.ch03_mean_var.check import CODES as MEAN_VAR_CODES, check_mean_var
 
 
 def good(x):

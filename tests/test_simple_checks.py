@@ -8,6 +8,7 @@ import random
 import pytest
 import torch
 
+from dsx_util import exercises
 from dsx_util.exercises import simple_checks as sc
 from dsx_util.seed import set_seed
 
@@ -337,9 +338,16 @@ FAULTS = [
 ]
 
 
+def _simple_checkers():
+    """用 simple_checks 机制的检查函数（各在自己练习文件夹的 check.py 里）：名字 -> 检查函数。"""
+    from dsx_util.exercises.catalog import EXERCISES
+    found = {ex.checker: getattr(exercises, ex.checker) for ex in EXERCISES if not ex.in_page}
+    return {name: c for name, c in found.items() if getattr(c, "__module__", "") and hasattr(c, "codes")}
+
+
 @pytest.mark.parametrize("checker, code, fn", FAULTS, ids=[f"{c}-{code}" for c, code, _ in FAULTS])
 def test_fault_gets_its_code(checker, code, fn, capsys):
-    result = sc.CHECKERS[checker](fn)
+    result = getattr(exercises, checker)(fn)
     assert result.passed is False
     assert result.codes == [code], result.messages
     # 反馈是一两行中文，不是长篇大论（报错时会附上学习者出错的那一行代码）
@@ -349,7 +357,7 @@ def test_fault_gets_its_code(checker, code, fn, capsys):
 
 def test_every_catalog_code_has_a_fault():
     tested = {(c, code) for c, code, _ in FAULTS}
-    for name, checker in sc.CHECKERS.items():
+    for name, checker in _simple_checkers().items():
         assert checker.codes, f"{name} 没有错误代码表"
         missing = [code for code in checker.codes if (name, code) not in tested]
         assert not missing, f"{name} 的这些错误代码没有测试：{missing}"
@@ -361,7 +369,7 @@ def test_every_catalog_code_has_a_fault():
 def test_checker_exercise_ids_are_in_catalog():
     from dsx_util.exercises.catalog import EXERCISES
     ids = {ex.id for ex in EXERCISES}
-    for name, checker in sc.CHECKERS.items():
+    for name, checker in _simple_checkers().items():
         assert checker.exercise_id in ids, name
 
 
@@ -393,13 +401,13 @@ def _loops(x):
     ("不是函数", "raised"),
 ], ids=["not_done", "raised", "none", "list", "nan", "shape", "zeros", "none_fn", "str_fn"])
 def test_robust_tensor_checker(fn, code, capsys):
-    result = sc.check_standardize_rows(fn)
+    result = exercises.check_standardize_rows(fn)
     assert result.passed is False and result.codes == [code], result.messages
 
 
 def test_timeout(monkeypatch, capsys):
     monkeypatch.setattr(sc, "_TIMEOUT", 0.3)
-    result = sc.check_batchnorm_axis(lambda x, eps=1e-5: _loops(x))
+    result = exercises.check_batchnorm_axis(lambda x, eps=1e-5: _loops(x))
     assert result.codes == ["timeout"]
 
 
@@ -411,9 +419,9 @@ class _Weird(list):
 
 
 def test_check_itself_never_raises(capsys):
-    assert sc.check_table_rows(lambda data: [_Weird()] * len(data)).codes == ["check_failed"]
+    assert exercises.check_table_rows(lambda data: [_Weird()] * len(data)).codes == ["check_failed"]
     # 复数张量：不能拿去和实数结果比较，要说清楚，而不是报错或给出警告
-    result = sc.check_rms(lambda x: x.pow(2).mean(-1, keepdim=True).sqrt().to(torch.complex64))
+    result = exercises.check_rms(lambda x: x.pow(2).mean(-1, keepdim=True).sqrt().to(torch.complex64))
     assert result.codes == ["not_tensor"] and "复数" in result.messages[0]
 
 
@@ -423,9 +431,9 @@ def test_checks_do_not_touch_global_rng(capsys):
     expected = (torch.rand(3), random.random())
     torch.manual_seed(2024)
     random.seed(2024)
-    sc.check_seeded_noise(lambda seed: (set_seed(seed), torch.randn(3, 4))[1])
-    sc.check_standardize_rows(lambda x: x)
-    sc.check_gpt_trunk(_trunk("never"))
+    exercises.check_seeded_noise(lambda seed: (set_seed(seed), torch.randn(3, 4))[1])
+    exercises.check_standardize_rows(lambda x: x)
+    exercises.check_gpt_trunk(_trunk("never"))
     assert torch.equal(torch.rand(3), expected[0]) and random.random() == expected[1]
 
 

@@ -38,6 +38,14 @@ MESSAGES = {
 }
 
 
+def exercise_id_of(module_name):
+    """检查器模块名 -> 练习 id：``...items.ch02_relu.check`` -> ``"ch02-relu"``（id 只写在文件夹名里）。"""
+    parts = module_name.split(".")
+    if len(parts) < 3 or parts[-1] != "check" or parts[-3] != "items":
+        raise ValueError(f"检查器要写在 items/<练习>/check.py 里，{module_name!r} 不是这样的模块")
+    return parts[-2].replace("_", "-")
+
+
 def message(table, code, **fields):
     """取出 code 的说明（先查 table，再查通用表）并填入字段；字段缺失时返回未填的模板。"""
     template = (table or {}).get(code) or MESSAGES[code]
