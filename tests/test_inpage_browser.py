@@ -184,7 +184,6 @@ def test_tab_indents_in_the_editor(offline_page, site_url):
 def test_site_ships_the_same_checker_and_the_pinned_runtime():
     """网页载入的检查器就是 dsx_util 里的那一份；Pyodide 是 package.json 里钉住的版本，文件在本站。"""
     import json
-    from pathlib import Path
 
     from conftest import ROOT, html_dir
     from dsx_inpage import PAGE_LIST, page_files

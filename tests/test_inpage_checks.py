@@ -30,7 +30,6 @@ def test_module_imports_without_torch_and_numpy(tmp_path):
             (package / folder).mkdir(parents=True, exist_ok=True)
             (package / folder / "__init__.py").touch()
         shutil.copy2(path, dest)
-    ex = get_exercise("ch02-relu")
     code = (
         "import sys, json\n"
         "class Block:\n"
