@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import re
 
 from dsx_util import exercises
 from dsx_util.exercises.catalog import EXERCISES, ITEMS
@@ -172,3 +173,62 @@ def test_check_modules_import_only_shared_machinery():
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.level == 3:
                 assert node.module in allowed, (ex.id, node.module)
+
+
+# ---------------------------------------------------------------- 一张通用说明表
+def _all_codes():
+    from dsx_util.exercises.core import MESSAGES
+    codes = set(MESSAGES)
+    for ex in EXERCISES:
+        check = importlib.import_module(f"dsx_util.exercises.items.{_folder(ex).name}.check")
+        codes |= set(getattr(check, "CODES", {}))
+    return codes
+
+
+def _message_tables(path, codes):
+    """模块顶层的“代码 -> 中文说明”字典：至少 3 条，八成以上的值是中文句子（平均 10 字以上），键里有错误代码。"""
+    tables = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    constants = {n.targets[0].id: n.value.value for n in tree.body if isinstance(n, ast.Assign)
+                 and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Constant)}   # NOT_DONE = "not_done"
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict) and len(node.value.keys) >= 3:
+            keys, values = node.value.keys, node.value.values
+            names = {k.value if isinstance(k, ast.Constant) else constants.get(getattr(k, "id", None)) for k in keys}
+            if not names & codes:   # 键里没有一个错误代码：不是说明表（例如输入名 -> 描述）
+                continue
+            if all(isinstance(k, (ast.Constant, ast.Name)) for k in keys) and all(
+                    isinstance(v, (ast.Constant, ast.JoinedStr, ast.BinOp)) for v in values):
+                texts = [v.value for v in values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+                chinese = [t for t in texts if any("\u4e00" <= ch <= "\u9fff" for ch in t)]
+                if len(chinese) >= 0.8 * len(keys) and sum(map(len, chinese)) >= 10 * len(chinese):   # 句子，不是标签
+                    tables.append(node.targets[0].id if isinstance(node.targets[0], ast.Name) else "?")
+    return tables
+
+
+def test_one_generic_message_table():
+    """通用代码的说明只在 core.MESSAGES；各练习自己的说明只在它文件夹的 check.py 的 CODES；别处没有说明表。"""
+    codes = _all_codes()
+    found = {p.relative_to(PACKAGE).as_posix(): _message_tables(p, codes) for p in PACKAGE.rglob("*.py")}
+    found = {k: v for k, v in found.items() if v}
+    assert found.pop("core.py") == ["MESSAGES"]
+    for path, tables in found.items():
+        assert re.fullmatch(r"items/\w+/check\.py", path) and tables == ["CODES"], (path, tables)
+    assert len(found) >= 20   # 真的找到了各练习的表
+
+
+@pytest.mark.parametrize("ex", EXERCISES, ids=lambda ex: ex.id)
+def test_every_code_has_exactly_one_message(ex):
+    from dsx_util.exercises.core import MESSAGES
+    check = importlib.import_module(f"dsx_util.exercises.items.{_folder(ex).name}.check")
+    own = getattr(check, "CODES", {})
+    assert set(own) & set(MESSAGES) == set(), "练习的 CODES 不许重新定义通用代码（一种代码一种说法）"
+    emitted = {c for _, codes, _ in _cases_of(ex) for c in codes}
+    assert emitted <= set(own) | set(MESSAGES), emitted - set(own) - set(MESSAGES)
+
+
+def _cases_of(ex):
+    if not (_folder(ex) / "mistakes.py").exists():
+        return []
+    m = importlib.import_module(f"dsx_util.exercises.items.{_folder(ex).name}.mistakes")
+    return list(m.MISTAKES) + list(getattr(m, "NOVEL", []))

@@ -65,7 +65,7 @@ REQUIREMENTS = {
     ],
     "ch04-identity-params": [
         ("用参数 eps", "torch.sqrt(var + eps)", "torch.sqrt(var + 1e-5)", "eps_ignored", "eps"),
-        ("gamma、beta 形状都是 (H,)", "beta = mean * torch.ones_like(x)", "beta = mean", "wrong_shape", "形状"),
+        ("gamma、beta 形状都是 (H,)", "beta = mean * torch.ones_like(x)", "beta = mean", "wrong_param_shape", "形状"),
     ],
     "ch04-layer-norm-rows": [
         ("只用纯 Python（不用 torch）", "std = math.sqrt(var + eps)", "import torch\n        std = float(torch.tensor(var + eps).sqrt())",
@@ -80,7 +80,7 @@ REQUIREMENTS = {
         ("scale、shift 仍是自己的参数（不共用内存）", "my_ln.scale.copy_(torch_ln.weight)",
          "my_ln.scale = torch_ln.weight", "shares_memory", "内存"),
         ("weight -> scale、bias -> shift", "my_ln.scale.copy_(torch_ln.weight)", "my_ln.scale.copy_(torch_ln.bias)",
-         "wrong_output", "最大相差"),
+         "outputs_differ", "最大相差"),
         ("就地复制参数（原地操作在 no_grad 里）", "    with torch.no_grad():\n        my_ln.scale.copy_(torch_ln.weight)"
          "   # weight -> 缩放参数 γ\n        my_ln.shift.copy_(torch_ln.bias) ",
          "    if True:\n        my_ln.scale.copy_(torch_ln.weight)\n        my_ln.shift.copy_(torch_ln.bias) ", "raised",
@@ -105,7 +105,7 @@ REQUIREMENTS = {
         ("方向：有偏更小", "var_unbiased * (h - 1) / h", "var_unbiased * h / (h - 1)", "inverted", "反了"),
     ],
     "ch06-std-ratio": [
-        ("返回一个数", "return math.sqrt((h - 1) / h)", "return str(math.sqrt((h - 1) / h))", "not_number", "一个数"),
+        ("返回一个数", "return math.sqrt((h - 1) / h)", "return str(math.sqrt((h - 1) / h))", "not_number", "浮点数"),
         ("有偏 ÷ 无偏", "return math.sqrt((h - 1) / h)", "return math.sqrt(h / (h - 1))", "inverted", "倒过来"),
     ],
     "ch06-mean-var-list": [

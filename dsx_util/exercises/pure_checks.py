@@ -19,7 +19,6 @@ from .core import CheckResult, MESSAGES, NOT_DONE, error_text, finish, fmt_num, 
 from .core import exercise_id_of, requirement_findings, run_limited
 
 TIME_LIMIT = 2.0
-GENERIC_CODES = MESSAGES   # 旧名字
 
 
 # ---------------------------------------------------------------- 运行学习者的代码

@@ -14,7 +14,7 @@ import sys
 from ._core import NOT_DONE, call_learner, spec_findings, stops_checking
 from ._core import finish as _show_result
 from .catalog import get_exercise
-from .core import exercise_id_of
+from .core import exercise_id_of, fmt_num, fmt_pair, message
 
 
 def finish(exercise, findings, notes=()):
@@ -23,23 +23,6 @@ def finish(exercise, findings, notes=()):
 
 # 调用学习者代码的超时秒数（测试里可以调小）
 _TIMEOUT = 5.0
-
-# 所有检查都可能给出的通用错误代码
-# （not_done、raised、timeout 的说明由 _core.Outcome.message 给出）
-GENERIC_CODES = {
-    NOT_DONE: "尚未作答：模板里的 raise NotImplementedError 还在，写好你的实现后再检查。",
-    "raised": "你的代码抛出了异常。",
-    "timeout": "你的代码运行太久，检查被中止。",
-    "broadcast_error": "形状对不上，无法广播：第 {dim} 维一个长 {a}、一个长 {b}{where}。求均值、方差后，结果要还能和原张量逐元素运算（想想 keepdim）。",
-    "not_tensor": "应返回一个 torch 张量，实际返回的是 {kind}。",
-    "wrong_shape": "{label}输出形状应为 {expected}，实际是 {actual}。",
-    "nan_output": "{label}输出里出现了 NaN 或无穷大。",
-    "wrong_output": "{label}结果与正确值最大相差 {diff:.3g}。",
-    "check_failed": "检查你的结果时出错（{error}）：请确认返回值的类型和形状符合题目要求。",
-    "modified_input": "{label}你的函数原地改动了传入的第 {index} 个参数（例如用了 -=、/= 或 sub_()、div_() 这类原地操作）："
-                      "请返回新的张量，不要改动调用者的数据。",
-}
-
 
 def checker(module_name, codes):
     """装饰器（用在 items/<练习>/check.py 里：``@checker(__name__, CODES)``）：给检查函数记下练习 id
@@ -84,11 +67,8 @@ def checker(module_name, codes):
 
 
 def _msg(codes, code, **fields):
-    template = codes.get(code) or GENERIC_CODES[code]
-    try:
-        return template.format(**fields)
-    except (KeyError, IndexError, ValueError):
-        return template
+    """code 的说明：先查这道练习的 CODES，再查唯一的通用表 core.MESSAGES。"""
+    return message(codes, code, **fields)
 
 
 def _call(fn, *args, **kwargs):
@@ -157,7 +137,21 @@ def _judge_tensor(value, expected, variants, codes, *, label="", atol=1e-4, rtol
                                    actual=tuple(value.shape))
     if not torch.isfinite(value.detach()).all():
         return nan_code, _msg(codes, nan_code, label=label)
-    return "wrong_output", _msg(codes, "wrong_output", label=label, diff=_max_diff(value, expected))
+    return "wrong_output", _wrong_output(value, expected, label)
+
+
+def _wrong_output(value, expected, label=""):
+    """数值不对：说出最大差多少，以及相差最大的那个元素应为多少、实际是多少（通用说法 core.MESSAGES["wrong_output"]）。"""
+    diff = (value.detach().double() - expected.detach().double()).abs()
+    flat = int(diff.reshape(-1).argmax())
+    pos, rest = [], flat
+    for n in reversed(tuple(diff.shape)):
+        pos.insert(0, rest % n)
+        rest //= n
+    want, got = fmt_pair(float(expected.reshape(-1)[flat]), float(value.reshape(-1)[flat]))
+    where = f"（位置 {tuple(pos)}）" if pos else ""
+    what = f"{label}结果与正确值最大相差 {fmt_num(float(diff.max()))}：相差最大的元素{where}"
+    return message(None, "wrong_output", what=what, want=want, got=got)
 
 
 def _run_cases(exercise, fn, cases, codes, **judge):
@@ -171,7 +165,9 @@ def _run_cases(exercise, fn, cases, codes, **judge):
         changed = [i for i, (a, g) in enumerate(zip(args, given), start=1)
                    if isinstance(a, torch.Tensor) and isinstance(g, torch.Tensor) and not torch.equal(a, g)]
         findings = ([] if failure is None else [failure]) + (
-            [("modified_input", _msg(codes, "modified_input", label=label, index=changed[0]))] if changed else [])
+            [("modified_input", label + message(None, "modified_input", new="张量",
+                                                what=f"第 {changed[0]} 个参数（例如用了 -=、/= 或 sub_()、div_() 这类原地操作）"))]
+            if changed else [])
         if findings:
             return finish(exercise, findings)
     return finish(exercise, [])

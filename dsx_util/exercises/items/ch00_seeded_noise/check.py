@@ -2,8 +2,6 @@
 from ...simple_checks import (checker, _call, _msg, _torch, finish)
 
 CODES = {
-    "not_tensor": "应返回一个 torch 张量，实际返回的是 {kind}。",
-    "wrong_shape": "返回张量的形状应为 (3, 4)，实际是 {actual}。",
     "not_reproducible": "用同一个种子调用两次，得到的随机数却不同：要在生成随机数之前设定种子。",
     "seed_ignored": "换了种子，结果却没有变：种子应当来自参数 seed，而不是写死的数。",
     "wrong_values": "结果可以复现，但和“设定种子后生成 3×4 的标准正态随机数”不一致：检查用的随机函数和调用顺序。",
@@ -27,7 +25,7 @@ def check_seeded_noise(fn):
         if not isinstance(value, torch.Tensor):
             return finish(exercise, [("not_tensor", _msg(CODES, "not_tensor", kind=type(value).__name__))])
         if tuple(value.shape) != (3, 4):
-            return finish(exercise, [("wrong_shape", _msg(CODES, "wrong_shape", actual=tuple(value.shape)))])
+            return finish(exercise, [("wrong_shape", _msg(CODES, "wrong_shape", label="", expected=(3, 4), actual=tuple(value.shape)))])
     if not torch.equal(a, b):
         return finish(exercise, [("not_reproducible", CODES["not_reproducible"])])
     if torch.equal(a, c):

@@ -7,7 +7,6 @@ CODES = {
     "zero_wrong": "输入 0.0 的输出应是 0.0，实际是 {actual!r}。",
     "positive_changed": "输入 {value} 是正数，输出却是 {actual!r}：ReLU 让正数原样通过。",
     "returns_int": "数值对了，但输入 {value} 的输出是整数 {actual!r}：输入是浮点数，输出也应全是浮点数（0.0 而不是 0）。",
-    "modified_input": "结果对了，但你改动了传入的列表：请新建一个列表返回，不要修改输入。",
     "negative_scaled": "负数没有变成 0，而是乘了一个系数（输入 {value} 变成了 {actual}，约 {ratio} 倍）：这是 Leaky ReLU；"
                        "ReLU 把负数一律变成 0。",
     "order_changed": "输出里的数都对，顺序却变了（第 {index} 个应为 {want}，你的是 {got}）：第 i 个输出对应第 i 个输入，"
@@ -63,5 +62,5 @@ def check_relu(fn):
             if isinstance(y, bool) or not isinstance(y, float):
                 return [("returns_int", message(CODES, "returns_int", value=v, actual=y))]
         if given != data:
-            return [("modified_input", CODES["modified_input"])]
+            return [("modified_input", message(None, "modified_input", what="列表", new="一个列表"))]
     return []

@@ -27,10 +27,6 @@ CODES = {
     "variance_not_shift_invariant": "整行加上常数后，方差应不变",
     "variance_not_quadratic": "整行乘以 a 后，方差应变为 a² 倍",
     "rows_mixed": "一行的结果受到了其他行的影响：每行只用自己的数",
-    "wrong_output": "数值不对，各条性质却都满足",
-    "raised": "你的代码抛出了异常",
-    "timeout": "你的代码运行太久（可能有死循环）",
-    "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
 }
 
 H = 8

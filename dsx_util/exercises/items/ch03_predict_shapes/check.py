@@ -10,7 +10,7 @@ CODES = {
     "keepdim_added": "{expr!r}：没有 keepdim=True 时，被归约的维度会从形状里消失。",
     "wrong_axis": "{expr!r}：你的答案像是归约了另一个维度。数一数 dim 指向哪一维（负数从最后一维往前数）。",
     "broadcast_misread": "{expr!r}：减法会把长度为 1 的维度广播回原来的长度，结果形状和 x 一样吗？",
-    "wrong_shape": "{expr!r} 的形状不对，把每一维的长度再推一遍。",
+    "wrong_prediction": "{expr!r} 的形状不对，把每一维的长度再推一遍。",
 }
 
 
@@ -36,7 +36,7 @@ def check_predict_shapes(fn):
             if shape is None:
                 code = "bad_shape_value"
             elif shape != truth:
-                code = "wrong_shape"
+                code = "wrong_prediction"
                 if dims is None:
                     if len(shape) < len(truth) or 1 in shape:
                         code = "broadcast_misread"

@@ -3,14 +3,14 @@ from ...simple_checks import (checker, _call, _close, _max_diff, _msg, _randn, _
 
 CODES = {
     "not_pair": "应返回两个张量 (gamma, beta)，实际返回的是 {kind}。",
-    "wrong_shape": "gamma 和 beta 的形状都应是 ({d},)，和层归一化的参数一样；实际是 {actual}。",
+    "wrong_param_shape": "gamma 和 beta 的形状都应是 ({d},)，和层归一化的参数一样；实际是 {actual}。",
     "gamma_is_var": "gamma 用了方差：标准化时除的是标准差，要还原回去，乘的也应是标准差（别忘了 ε 在根号里）。",
     "missing_eps": "gamma 差了一点：标准化时分母里有 ε，gamma 也要把它算进去。",
     "unbiased_var": "gamma 用了无偏方差（除以 H−1）：层归一化用的是有偏方差。",
     "swapped": "gamma 和 beta 放反了：一个负责缩放，一个负责平移。",
     "beta_missing": "gamma 对了，但 beta 不对：标准化时减掉了均值，要平移回去。",
     "eps_ignored": "eps={eps} 时，你的 gamma 和 eps=1e-5 时一样：gamma 里的 ε 要用参数 eps，不要写死。",
-    "wrong_output": "用你的 gamma、beta 做层归一化后，输出与输入最大相差 {diff:.3g}。",
+    "not_identity": "用你的 gamma、beta 做层归一化后，输出与输入最大相差 {diff:.3g}。",
 }
 
 
@@ -32,7 +32,7 @@ def check_identity_params(fn):
             return finish(exercise, [("not_pair", _msg(CODES, "not_pair", kind=type(value).__name__))])
         gamma, beta = (v.detach().to(torch.float32) for v in value)
         if tuple(gamma.shape) != (d,) or tuple(beta.shape) != (d,):
-            return finish(exercise, [("wrong_shape", _msg(CODES, "wrong_shape", d=d,
+            return finish(exercise, [("wrong_param_shape", _msg(CODES, "wrong_param_shape", d=d,
                                                           actual=(tuple(gamma.shape), tuple(beta.shape))))])
         ln = LayerNorm(d, eps=eps).double()   # 用 float64 验证，误差只来自 gamma、beta 本身
         with torch.no_grad():
@@ -60,6 +60,6 @@ def check_identity_params(fn):
         elif _close(gamma, full((var + eps).sqrt()), **tol) and not beta_ok:
             code = "beta_missing"
         else:
-            code = "wrong_output"
+            code = "not_identity"
         return finish(exercise, [(code, _msg(CODES, code, diff=_max_diff(y, x), eps=eps))])
     return finish(exercise, [])

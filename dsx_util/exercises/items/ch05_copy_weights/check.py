@@ -9,7 +9,7 @@ CODES = {
     "eps_not_copied": "参数复制对了，但 eps 不一致（PyTorch 模型用的是 {eps:g}）：两个模型的 ε 也要相同，输出才会一致。",
     "shares_memory": "两个模型现在共用同一块内存：改动一个会悄悄改动另一个。请复制数值，而不是共用张量。",
     "not_parameter": "scale 或 shift 不再是需要梯度的 nn.Parameter，训练时就不会更新了。请把数值复制进原来的参数。",
-    "wrong_output": "参数复制后，两个模型的输出最大相差 {diff:.3g}。",
+    "outputs_differ": "参数复制后，两个模型的输出最大相差 {diff:.3g}。",
 }
 
 
@@ -50,12 +50,12 @@ def check_copy_weights(fn):
             return fail("scale_missing")
         if s_untouched and t_untouched:
             return fail("not_copied")
-        return fail("wrong_output", diff=max(_max_diff(scale, w), _max_diff(shift, b)))
+        return fail("outputs_differ", diff=max(_max_diff(scale, w), _max_diff(shift, b)))
     if getattr(my_ln, "eps", None) != eps:
         return fail("eps_not_copied", eps=eps)
     x = _randn(2, 3, d) * 1e-3   # 方差很小，ε 的差别会显出来
     with torch.no_grad():
         diff = _max_diff(my_ln(x), torch_ln(x))
     if diff > 1e-4:
-        return fail("wrong_output", diff=diff)
+        return fail("outputs_differ", diff=diff)
     return finish(exercise, [])

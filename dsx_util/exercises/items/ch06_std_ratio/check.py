@@ -4,7 +4,6 @@ import math
 from ...simple_checks import (checker, _call, _msg, finish)
 
 CODES = {
-    "not_number": "应返回一个数，实际返回的是 {kind}。",
     "inverted": "比值倒过来了：有偏估计除以 H，无偏估计除以 H−1，哪一个标准差更小？",
     "missing_sqrt": "这是两个方差之比：标准差是方差的平方根，比值也要开方。",
     "wrong_value": "H={h} 时你的结果是 {actual:.6g}，不对：有偏标准差比无偏标准差略小，比值在 0 和 1 之间。",
@@ -24,7 +23,7 @@ def check_std_ratio(fn):
                 raise TypeError
             got = float(value)
         except (TypeError, ValueError, RuntimeError):
-            return finish(exercise, [("not_number", _msg(CODES, "not_number", kind=type(value).__name__))])
+            return finish(exercise, [("not_number", _msg(CODES, "not_number", what="返回值", value=value))])
         want = math.sqrt((h - 1) / h)
         if math.isclose(got, want, rel_tol=1e-6):
             continue

@@ -29,7 +29,6 @@ CODES = {
     "feature_variance_not_one": "训练模式下每个特征的输出方差不是 σ²/(σ²+ε) ≈ 1：缩放不对",
     "not_shift_invariant": "给一个特征整列加上常数后输出变了：正确的批量归一化不受整列平移的影响",
     "features_mixed": "一个特征的输出受到了其他特征输入的影响：每个特征只能用自己那一列的统计量",
-    "wrong_output": "输出数值不对，各条性质却都满足（例如 ε 的取值不同）",
     "wrong_param_names": "可学习参数的名字应是 weight、bias（与 nn.BatchNorm1d 相同）",
     "not_parameters": "weight / bias 不是可学习参数",
     "wrong_init": "初始值不对：weight 全 1、bias 全 0、running_mean 全 0、running_var 全 1",
@@ -38,9 +37,6 @@ CODES = {
     "eps_ignored": "构造函数传入的 eps 没有用上",
     "momentum_ignored": "构造函数传入的 momentum 没有用上",
     "running_stats_in_graph": "滑动统计量的更新进入了计算图（没有放在 torch.no_grad() 里）",
-    "raised": "你的代码抛出了异常",
-    "timeout": "你的代码运行太久（可能有死循环）",
-    "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
 }
 
 C = 4

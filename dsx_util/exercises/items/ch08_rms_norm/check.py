@@ -31,12 +31,8 @@ CODES = {
     "not_scale_invariant": "把一行乘以正数后输出变了：正确的均方根归一化（除 ε 的影响外）不受整行缩放的影响",
     "gamma_not_featurewise": "输出没有逐特征乘以 γ[j]",
     "rows_mixed": "一行的输出受到了其他行输入的影响",
-    "wrong_output": "输出数值不对，各条性质却都满足（例如 ε 的取值不同）",
     "eps_ignored": "构造函数传入的 eps 没有用上（forward 里写死了 1e-6）",
     "extra_parameters": "除了 scale 还有别的可学习参数（例如平移参数 β）：均方根归一化只有 scale",
-    "raised": "你的代码抛出了异常",
-    "timeout": "你的代码运行太久（可能有死循环）",
-    "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
 }
 
 H = 8
