@@ -295,7 +295,7 @@ def _check_block(exercise, fn, order, codes_table):
 
 
 # ---------------------------------------------------------------- 第 2 章：为什么需要归一化
-# （ReLU 练习的检查在 pure_checks.py：纯 Python，网页里也能运行）
+# （ReLU 练习的检查在 items/ch02_relu/check.py：纯 Python，网页里也能运行）
 
 
 def _standardize(x, dim=-1, unbiased=False):
