@@ -105,7 +105,10 @@ def test_every_code_of_an_exercise_with_mistakes_is_reached():
             continue
         m = importlib.import_module(f"dsx_util.exercises.items.{_folder(ex).name}.mistakes")
         reached = {c for _, codes, _ in list(m.MISTAKES) + list(getattr(m, "NOVEL", [])) for c in codes}
-        own = set(getattr(exercises, ex.checker).codes)
+        own = getattr(getattr(exercises, ex.checker), "codes", None)
+        if own is None:   # 四个模块类的检查器：逐步诊断的代码由 tests/test_check_steps.py 的新错误演示，
+            continue      # 覆盖由 tests/test_check_*.py 的 set(FAULTY) | STEP_CODES == CODES 保证
+        own = set(own)
         assert own - reached == set(), f"{ex.id}：这些错误代码没有一段犯了它的代码"
 
 
