@@ -126,19 +126,23 @@ m = __import__("dsx_util.exercises.items." + folder + ".mistakes", fromlist=["MI
 mistakes = []
 for what, codes, src in m.MISTAKES + m.NOVEL:
     mistakes.append(pure_checks.run_source(src, ex.checker, ex.entry, ex.spec)["codes"] == codes)
+requirements = []   # 题目写明的要求：各有一个只违反它的尝试（同 tests/test_stated_requirements.py）
+for requirement, old, new, code, word in m.REQUIREMENTS:
+    r = pure_checks.run_source(ex.solution.replace(old, new, 1), ex.checker, ex.entry, ex.spec)
+    requirements.append(old in ex.solution and code in r["codes"] and not r["passed"])
 print(json.dumps({
     "file": exercises.__file__, "title": ex.title, "in_all": ex.checker in exercises.__all__,
     "cells": [c.id for c in cells if c.id.startswith(NEW_ID)],
     "solution": pure_checks.run_source(ex.solution, ex.checker, ex.entry, ex.spec)["codes"],
     "template": pure_checks.run_source(ex.template, ex.checker, ex.entry, ex.spec)["codes"],
-    "exercise_id": check.exercise_id, "mistakes": mistakes,
+    "exercise_id": check.exercise_id, "mistakes": mistakes, "requirements": requirements,
 }, ensure_ascii=False))
 '''
 
 
 def test_adding_an_exercise_touches_one_folder_and_order(tmp_path):
     """把 ch02-relu 的文件夹复制成一道新练习 ch02-relu-copy（只改文件夹里的标题和检查函数名），再在 ORDER 里加一行：
-    练习目录、导出、章节单元格（nbsync 用的 chapter_cells）、检查器和错误写法都认得它，别的文件一个不改。"""
+    练习目录、导出、章节单元格（nbsync 用的 chapter_cells）、检查器、错误写法和写明的要求都认得它，别的文件一个不改。"""
     import json
     root = tmp_path / "copy"
     shutil.copytree(PACKAGE.parent, root / "dsx_util", ignore=shutil.ignore_patterns("__pycache__"))
@@ -166,6 +170,7 @@ def test_adding_an_exercise_touches_one_folder_and_order(tmp_path):
     assert got["solution"] == [] and got["template"] == ["not_done"]
     assert got["exercise_id"] == "ch02-relu-copy"
     assert got["mistakes"] and all(got["mistakes"])
+    assert len(got["requirements"]) >= 2 and all(got["requirements"])
 
 
 def test_check_modules_import_only_shared_machinery():

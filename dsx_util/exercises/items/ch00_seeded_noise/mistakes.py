@@ -11,3 +11,15 @@ MISTAKES = [
     ('seed_ignored', ['seed_ignored'], lambda seed: (set_seed(123), torch.randn(3, 4))[1]),
     ('wrong_values', ['wrong_values'], lambda seed: (set_seed(seed), torch.rand(3, 4))[1]),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+SIG = "参数"   # 签名不符的说明里都有“参数”
+REQUIREMENTS = [
+    ("先用 dsx_util.set_seed 设定种子", "set_seed(seed)              # 先设定种子", "torch.manual_seed(seed)",
+     "missing_call", "set_seed"),
+    ("种子来自参数 seed", "set_seed(seed)  ", "set_seed(0)  ", "seed_ignored", "参数 seed"),
+    ("形状 (3, 4)", "torch.randn(3, 4)", "torch.randn(4, 3)", "wrong_shape", "(3, 4)"),
+    ("签名 make_noise(seed)", "def make_noise(seed):", "def make_noise():", "wrong_signature", SIG),
+]

@@ -25,3 +25,15 @@ MISTAKES = [
     ('wrong_count', ['wrong_count'], _rows(count=lambda v: sum(v))),
     ('wrong_mean', ['wrong_mean'], _rows(mean=lambda v: sum(v) / (len(v) + 1))),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("只用纯 Python", "def stats_rows(data):", "import numpy as np\n\n\ndef stats_rows(data):\n    np.zeros(1)",
+     "forbidden_call", "纯 Python"),
+    ("每行 [名称, 个数, 均值]", "[name, len(values), sum(values) / len(values)]",
+     "[name, sum(values) / len(values), len(values)]", "wrong_count", "个数"),
+    ("按字典里的顺序", "for name, values in data.items():", "for name, values in reversed(data.items()):",
+     "wrong_name_order", "顺序"),
+]

@@ -22,3 +22,12 @@ MISTAKES = [
     ('swapped_sublayers', ['swapped_sublayers'], lambda x, a, f, n1, n2: _block_pre(x, f, a, n1, n2)),
     ('wrong_output', ['wrong_output'], lambda x, a, f, n1, n2: x + a(n1(x))),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("norm1 给注意力、norm2 给前馈", "att(norm1(x))", "att(norm2(x))", "norm_reused", "都是 norm2"),
+    ("两个子层各带残差连接", "x = x + att(norm1(x))", "x = att(norm1(x))", "missing_residual", "注意力子层"),
+    ("前置归一化：先归一化再进子层", "x = x + att(norm1(x))", "x = norm1(x + att(x))", "post_ln_order", "前置"),
+]

@@ -48,3 +48,13 @@ NOVEL = [
     return sorted(v if v > 0 else 0.0 for v in values)
 """),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("返回新列表、不修改输入", "return [v if v > 0 else 0.0 for v in values]",
+     "values[:] = [v if v > 0 else 0.0 for v in values]\n    return values", "modified_input", "不要修改输入"),
+    ("不要用 torch", "return [v if", "import torch\n    torch.zeros(1)\n    return [v if", "forbidden_call", "torch"),
+    ("输出全是浮点数", "else 0.0", "else 0", "returns_int", "浮点数"),
+]

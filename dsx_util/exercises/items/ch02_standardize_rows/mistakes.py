@@ -21,3 +21,11 @@ MISTAKES = [
     ('broadcast_error', ['broadcast_error'], lambda x: (x - x.mean(dim=-1)) / x.var(dim=-1, unbiased=False).sqrt()),
     ('modified_input', ['modified_input'], lambda x: x.sub_(_mean(x)).div_(_var(x).sqrt())),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("有偏估计（除以 H）", "unbiased=False", "unbiased=True", "unbiased_var", "H−1"),
+    ("每一行各自标准化", "x.mean(dim=-1, keepdim=True)", "x.mean(dim=0, keepdim=True)", "wrong_output", "最大相差"),
+]

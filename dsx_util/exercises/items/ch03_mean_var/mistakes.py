@@ -53,3 +53,12 @@ MISTAKES = [
     ('timeout', ['timeout'], loops),
     ('not_done', ['not_done'], template),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("保留被归约的维度", "mean = x.mean(dim=-1, keepdim=True)", "mean = x.mean(dim=-1)", "missing_keepdim", "少了"),
+    ("沿最后一维", "var = x.var(dim=-1,", "var = x.var(dim=0,", "wrong_dim", "最后一维"),
+    ("有偏估计", "unbiased=False", "unbiased=True", "unbiased_variance", "有偏"),
+]

@@ -29,3 +29,11 @@ MISTAKES = [
     ('not_identity', ['not_identity'], _identity(lambda x, m, v, e: 2 * (v + e).sqrt(), lambda x, m, v, e: m)),
     ('eps_ignored', ['eps_ignored'], _identity(lambda x, m, v, e: torch.sqrt(v + 1e-5), lambda x, m, v, e: m)),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("用参数 eps", "torch.sqrt(var + eps)", "torch.sqrt(var + 1e-5)", "eps_ignored", "eps"),
+    ("gamma、beta 形状都是 (H,)", "beta = mean * torch.ones_like(x)", "beta = mean", "wrong_param_shape", "形状"),
+]

@@ -228,3 +228,15 @@ def layer_norm_rows(rows, gamma, beta, eps=1e-5):
     return out
 """),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("只用纯 Python（不用 torch）", "std = math.sqrt(var + eps)", "import torch\n        std = float(torch.tensor(var + eps).sqrt())",
+     "forbidden_call", "不用 torch"),
+    ("用参数 eps", "math.sqrt(var + eps)", "math.sqrt(var + 1e-5)", "eps_ignored", "eps"),
+    ("有偏方差（除以 H）", "/ h           # 式 (4.2)", "/ (h - 1)     # 式 (4.2)", "unbiased_var", "H−1"),
+    ("默认 eps=1e-5", "eps=1e-5):", "eps):", "wrong_signature", "默认值"),
+    ("返回新列表、不修改输入", "    return out", "    rows[:] = out\n    return out", "modified_input", "不要修改输入"),
+]

@@ -34,3 +34,12 @@ MISTAKES = [
     ('no_centering', ['no_centering'], _normalize(center=False)),
     ('wrong_shape', ['wrong_shape'], lambda x, eps=1e-5: _mean(x)),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("用参数 eps", "torch.sqrt(var + eps)", "torch.sqrt(var + 1e-5)", "eps_ignored", "eps"),
+    ("常数行得到 0 而不是 NaN", "torch.sqrt(var + eps)", "torch.sqrt(var)", "nan_on_constant", "NaN"),
+    ("默认 eps=1e-5", "def normalize(x, eps=1e-5):", "def normalize(x, eps=1e-6):", "wrong_signature", "默认值"),
+]

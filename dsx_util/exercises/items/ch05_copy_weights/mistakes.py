@@ -36,3 +36,18 @@ MISTAKES = [
     ('not_parameter', ['not_parameter'], _copy("plain")),
     ('outputs_differ', ['outputs_differ'], _copy("double")),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("ε 也复制", "    my_ln.eps = torch_ln.eps", "", "eps_not_copied", "eps"),
+    ("scale、shift 仍是自己的参数（不共用内存）", "my_ln.scale.copy_(torch_ln.weight)",
+     "my_ln.scale = torch_ln.weight", "shares_memory", "内存"),
+    ("weight -> scale、bias -> shift", "my_ln.scale.copy_(torch_ln.weight)", "my_ln.scale.copy_(torch_ln.bias)",
+     "outputs_differ", "最大相差"),
+    ("就地复制参数（原地操作在 no_grad 里）", "    with torch.no_grad():\n        my_ln.scale.copy_(torch_ln.weight)"
+     "   # weight -> 缩放参数 γ\n        my_ln.shift.copy_(torch_ln.bias) ",
+     "    if True:\n        my_ln.scale.copy_(torch_ln.weight)\n        my_ln.shift.copy_(torch_ln.bias) ", "raised",
+     "torch.no_grad()"),
+]

@@ -154,3 +154,21 @@ MISTAKES = [
     ('not_done', ['not_done'], Template),
     ('eps_ignored', ['eps_ignored'], EpsIgnored),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("不要调用 PyTorch 现成的层归一化", "        mean = x.mean(dim=-1, keepdim=True)\n",
+     "        return nn.functional.layer_norm(x, self.scale.shape, self.scale, self.shift, self.eps)\n", "forbidden_call",
+     "现成的层归一化"),
+    ("用构造函数的 eps", "torch.sqrt(var + self.eps)", "torch.sqrt(var + 1e-5)", "eps_ignored", "eps"),
+    ("签名 MyLayerNorm(emb_dim, eps=1e-5)", "def __init__(self, emb_dim, eps=1e-5):", "def __init__(self, emb_dim, eps):",
+     "wrong_signature", "默认值"),
+    ("scale 初始全 1", "nn.Parameter(torch.ones(emb_dim))", "nn.Parameter(torch.zeros(emb_dim))", "wrong_init", "1"),
+    ("scale、shift 是可学习参数", "self.shift = nn.Parameter(torch.zeros(emb_dim))", "self.shift = torch.zeros(emb_dim)",
+     "not_parameters", "parameters()"),
+    ("沿最后一维", "var = x.var(dim=-1,", "var = x.var(dim=0,", "rows_mixed", "最后一维"),
+    ("不修改输入", "        norm_x = (x - mean)", "        x -= 0\n        x.mul_(1.0).add_(0.5)\n        norm_x = (x - 0.5 - mean)",
+     "inplace_input", "不应修改"),
+]

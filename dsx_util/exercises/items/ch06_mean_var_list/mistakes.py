@@ -53,3 +53,15 @@ NOVEL = [
     return m, s / (len(values) - 1 if unbiased else len(values) + 1)
 """),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("默认 unbiased=False", "unbiased=False):", "unbiased=True):", "wrong_signature", "默认值"),
+    ("返回 (均值, 方差)", "return mean, squares / (h - 1 if unbiased else h)",
+     "return squares / (h - 1 if unbiased else h), mean", "swapped_order", "位置反了"),
+    ("按参数 unbiased 选择", "(h - 1 if unbiased else h)", "h", "unbiased_ignored", "unbiased"),
+    ("只用纯 Python", "    h = len(values)", "    import numpy as np\n    np.zeros(1)\n    h = len(values)",
+     "forbidden_call", "纯 Python"),
+]

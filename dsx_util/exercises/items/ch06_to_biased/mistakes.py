@@ -8,3 +8,11 @@ MISTAKES = [
     ('ignored_n', ['ignored_n'], lambda v, n: v),
     ('wrong_output', ['wrong_output'], lambda v, n: v * (n - 2) / n),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("用到 h", "var_unbiased * (h - 1) / h", "var_unbiased * (768 - 1) / 768", "wrong_output", "最大相差"),
+    ("方向：有偏更小", "var_unbiased * (h - 1) / h", "var_unbiased * h / (h - 1)", "inverted", "反了"),
+]

@@ -189,3 +189,28 @@ MISTAKES = [
     ('wrong_init', ['wrong_init'], BadInitBias),
     ('not_parameters', ['not_parameters'], PlainWeight),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("参数名 weight、bias", ("self.weight = nn.Parameter", "self.bias = nn.Parameter", "self.weight * norm_x + self.bias"),
+     ("self.scale = nn.Parameter", "self.shift = nn.Parameter", "self.scale * norm_x + self.shift"),
+     "wrong_param_names", "weight、bias"),
+    ("不调用现成的批量归一化", "        if self.training:\n",
+     "        return nn.functional.batch_norm(x, self.running_mean, self.running_var, self.weight, self.bias,"
+     " self.training, self.momentum, self.eps)\n        if self.training:\n", "forbidden_call", "现成的批量归一化"),
+    ("用构造函数的 eps", "torch.sqrt(var + self.eps)", "torch.sqrt(var + 1e-5)", "eps_ignored", "eps"),
+    ("用构造函数的 momentum", "m = self.momentum", "m = 0.1", "momentum_ignored", "momentum"),
+    ("running_var 用无偏方差更新", "x.var(dim=0, unbiased=True)", "x.var(dim=0, unbiased=False)", "running_var_biased",
+     "无偏"),
+    ("滑动统计量的更新不进入计算图", "            with torch.no_grad():                           # 滑动统计量用无偏方差\n"
+     "                m = self.momentum\n                self.running_mean",
+     "            if True:\n                m = self.momentum\n                self.running_mean", "running_stats_in_graph",
+     "torch.no_grad()"),
+    ("评估模式用滑动统计量", "        else:\n            mean, var = self.running_mean, self.running_var\n",
+     "        mean, var = x.mean(dim=0), x.var(dim=0, unbiased=False)\n", "eval_uses_batch_stats", "running"),
+    ("缓冲区用 register_buffer 注册", 'self.register_buffer("running_mean", torch.zeros(num_features))',
+     "self.running_mean = torch.zeros(num_features)", "buffers_not_registered", "register_buffer"),
+    ("签名 (num_features, eps=1e-5, momentum=0.1)", "momentum=0.1):", "momentum=0.9):", "wrong_signature", "默认值"),
+]

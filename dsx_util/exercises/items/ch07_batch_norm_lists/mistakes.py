@@ -130,3 +130,14 @@ def batch_norm_lists(x, eps=1e-5):
     return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]
 """),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("用参数 eps", "math.sqrt(var + eps)", "math.sqrt(var + 1e-5)", "eps_ignored", "eps"),
+    ("对每一列（每个特征）", "for col in zip(*x):", "for col in x:", "wrong_length", "4 行"),
+    ("有偏方差（除以 B）", "/ len(col)   # 有偏方差", "/ (len(col) - 1)   # 有偏方差", "unbiased_var", "B−1"),
+    ("只用纯 Python", "math.sqrt(var + eps)", "float(__import__('torch').tensor(var + eps).sqrt())", "forbidden_call",
+     "纯 Python"),
+]

@@ -9,3 +9,11 @@ MISTAKES = [
     ('wrong_dim', ['wrong_dim'], lambda x: (x ** 2).mean(dim=0).sqrt()),
     ('abs_mean', ['abs_mean'], lambda x: x.abs().mean(dim=-1, keepdim=True)),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("保留被归约的维度", "mean(dim=-1, keepdim=True)", "mean(dim=-1)", "no_keepdim", "保留"),
+    ("不减均值", "x.pow(2)", "(x - x.mean(dim=-1, keepdim=True)).pow(2)", "subtracted_mean", "均值"),
+]

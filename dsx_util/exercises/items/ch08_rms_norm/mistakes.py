@@ -125,3 +125,17 @@ MISTAKES = [
     ('eps_ignored', ['eps_ignored'], EpsIgnored),
     ('extra_parameters', ['extra_parameters'], WithShift),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("只有一个参数 scale，没有 β", "        self.scale = nn.Parameter(torch.ones(emb_dim))   # 缩放参数 γ",
+     "        self.scale = nn.Parameter(torch.ones(emb_dim))   # 缩放参数 γ\n"
+     "        self.shift = nn.Parameter(torch.zeros(emb_dim))", "extra_parameters", "平移参数 β"),
+    ("不调用现成的均方根归一化", "        mean_sq = x.pow(2)",
+     "        return nn.functional.rms_norm(x, self.scale.shape, self.scale, self.eps)\n        mean_sq = x.pow(2)",
+     "forbidden_call", "均方根归一化"),
+    ("用构造函数的 eps", "mean_sq + self.eps", "mean_sq + 1e-6", "eps_ignored", "eps"),
+    ("ε 在根号里", "torch.sqrt(mean_sq + self.eps)", "(torch.sqrt(mean_sq) + self.eps)", "eps_outside_sqrt", "ε"),
+]

@@ -113,3 +113,14 @@ def rms_norm_list(values, gamma, eps=1e-6):
     return [v / d + g - 1.0 for v, g in zip(values, gamma)]
 """),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("用参数 eps", "math.sqrt(mean_square + eps)", "math.sqrt(mean_square + 1e-6)", "eps_ignored", "eps"),
+    ("不减均值", "v * v for v in values", "(v - sum(values) / len(values)) ** 2 for v in values", "row_rms_not_one",
+     "均方"),
+    ("乘 γ", "g * v / rms", "v / rms", "no_gamma", "γ"),
+    ("默认 eps=1e-6", "eps=1e-6):", "eps=1e-5):", "wrong_signature", "默认值"),
+]

@@ -30,3 +30,13 @@ MISTAKES = [
     ('reversed_blocks', ['reversed_blocks'], _trunk("reversed")),
     ('bad_position', ['bad_position'], _only_pre),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("Pre-LN 最后还要 final_norm", '    if norm_position == "pre":', '    if norm_position == "never":',
+     "missing_final_norm", "ln_f"),
+    ("Post-LN 不再 final_norm", '    if norm_position == "pre":', '    if True:', "extra_final_norm", "Post-LN"),
+    ("依次经过 blocks", "for block in blocks:", "for block in blocks[::-1]:", "reversed_blocks", "顺序"),
+]

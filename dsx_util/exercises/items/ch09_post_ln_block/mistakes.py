@@ -21,3 +21,11 @@ MISTAKES = [
     ('swapped_norms', ['swapped_norms'], lambda x, a, f, n1, n2: _block_post(x, a, f, n2, n1)),
     ('swapped_sublayers', ['swapped_sublayers'], lambda x, a, f, n1, n2: _block_post(x, f, a, n1, n2)),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("先加残差再归一化", "x = norm1(x + att(x))", "x = x + att(norm1(x))", "pre_ln_order", "注意力子层"),
+    ("norm1 在注意力之后、norm2 在前馈之后", "x = norm1(x + att(x))", "x = norm2(x + att(x))", "norm_reused", "norm1"),
+]

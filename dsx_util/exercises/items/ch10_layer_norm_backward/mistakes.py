@@ -54,3 +54,15 @@ MISTAKES = [
     ('row_sum_not_zero', ['row_sum_not_zero'], _lnb_terms(lambda g: g[..., :1], _right_proj_term)),
     ('not_orthogonal_to_xhat', ['not_orthogonal_to_xhat'], _lnb_terms(_right_mean_term, lambda g, xh: xh * _mean(g))),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("不要用 autograd", "    mean = x.mean(dim=-1, keepdim=True)\n",
+     "    x = x.detach().requires_grad_()\n    mean = x.mean(dim=-1, keepdim=True)\n", "forbidden_call", "autograd"),
+    ("用参数 eps", "torch.sqrt(var + eps)", "torch.sqrt(var + 1e-5)", "eps_ignored", "eps"),
+    ("经过 μ 的一项", "(g - g_mean - x_hat * g_proj)", "(g - x_hat * g_proj)", "missing_mean_term", "μ"),
+    ("经过 σ² 的一项", "(g - g_mean - x_hat * g_proj)", "(g - g_mean)", "missing_projection_term", "σ²"),
+    ("有偏方差", "unbiased=False", "unbiased=True", "unbiased_var", "有偏"),
+]

@@ -36,3 +36,16 @@ NOVEL = [
     return sum((v - m) ** 2 for v in values) / len(values) ** 2
 """),
 ]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("不要用 statistics 模块", '    mean = sum(values)',
+     '    import statistics\n    return statistics.pvariance(values)\n    mean = sum(values)', "forbidden_call",
+     "statistics"),
+    ("均值约 10⁹ 也算对（不用单遍公式）", "    mean = sum(values) / len(values)",
+     "    return sum(v * v for v in values) / len(values) - (sum(values) / len(values)) ** 2\n"
+     "    mean = sum(values) / len(values)", "single_pass", "10⁹"),
+    ("有偏方差", "/ len(values)      # 第二遍", "/ (len(values) - 1)      # 第二遍", "unbiased_var", "H−1"),
+]
