@@ -5,6 +5,7 @@
 单元层读源文件；读 _build/html 的几项属于书层（文件在 conftest.BOOK_MODULES 里登记）。
 """
 import re
+from functools import cache
 
 import nbformat
 import pytest
@@ -253,6 +254,7 @@ def test_bridge_page_code_runs(capsys):
 
 # ---------------------------------------------------------------- 构建出来的网页（书层）
 
+@cache
 def soup(rel):
     from bs4 import BeautifulSoup
     path = html_dir() / rel
@@ -267,7 +269,7 @@ def resolves(page_rel, href):
     target_rel = (html_dir() / page_rel).parent / target if target else html_dir() / page_rel
     if not target_rel.exists():
         return False
-    return not anchor or soup(target_rel.resolve().relative_to(html_dir().resolve())).find(id=anchor) is not None
+    return not anchor or soup(str(target_rel.resolve().relative_to(html_dir().resolve()))).find(id=anchor) is not None
 
 
 @pytest.mark.book
