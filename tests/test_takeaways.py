@@ -16,7 +16,8 @@ from conftest import ROOT, chapter_paths, html_dir
 
 CHAPTERS = chapter_paths()
 TAKEAWAY_CHAPTERS = [p for p in CHAPTERS if re.match(r"ch(0[1-9]|1[01])_", p.stem)]
-BOX = re.compile(r"```\{admonition\} (?P<title>[^\n]*)\n:class: (?P<cls>[^\n]*)\n(?P<body>.*?)\n```", re.S)
+# 标题里有 `代码` 时不能用 ``` 围栏（CommonMark 不允许信息串里有反引号），所以说明框一律用 ::: 围栏
+BOX = re.compile(r"^:::\{admonition\} (?P<title>[^\n]*)\n:class: (?P<cls>[^\n]*)\n(?P<body>.*?)\n:::$", re.S | re.M)
 
 
 def cells(path):
@@ -286,6 +287,20 @@ def test_takeaway_links_resolve_in_the_built_page(path):
         links = li.select("a.reference.internal")
         assert links, f"{rel}：这一条没有链接：{li.get_text()[:40]}"
         assert all(resolves(rel, a["href"]) for a in links), f"{rel}：链接指不到目标：{[a['href'] for a in links]}"
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("cls", ["dsx-primer", "dsx-takeaways"])
+def test_every_box_is_rendered_as_a_box(cls):
+    """源文件里的每个框在网页上都是一个带标题的 admonition（写错围栏时它会变成原样显示的文字）。"""
+    for path in CHAPTERS:
+        n = sum(len(boxes(c, cls)) for c in cells(path))
+        page = soup(f"book/{path.stem}.html")
+        shown = page.select(f"div.admonition.{cls}")
+        assert len(shown) == n, f"{path.stem}：源文件里有 {n} 个 {cls} 框，网页上只有 {len(shown)} 个"
+        assert all(box.select_one(".admonition-title") for box in shown)
+        raw = [p.get_text()[:40] for p in page.select("article p") if "{admonition}" in p.get_text()]
+        assert raw == [], f"{path.stem}：网页上有原样显示的框：{raw}"
 
 
 @pytest.mark.book
