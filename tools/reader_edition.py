@@ -114,6 +114,8 @@ class BuildResolver:
             raise ExtensionError(f"读者版笔记本：{self.docname} 里的 {{{role}}}`{target}` 找不到目标。")
         text = resolved.astext()
         uri = resolved.get("refuri")
+        if not uri and role != "eq" and resolved.get("refid"):   # 同一页里的 {ref}：链接到网页上的这一节
+            uri = "#" + resolved["refid"]
         return text, (urljoin(self.page_url, uri) if uri else None)
 
     def heading_number(self, title):
