@@ -149,7 +149,7 @@ def paragraphs(source):
     """正文段落（<p>）的文字，不含代码输出、提示框标题；公式只算一次。"""
     from bs4 import BeautifulSoup
     main = BeautifulSoup(source, "html.parser").select_one("article") or BeautifulSoup(source, "html.parser")
-    for node in main.select("annotation, script, style"):
+    for node in main.select("annotation, script, style, .dsx-math-tex"):   # 公式的隐藏 TeX 副本不算
         node.decompose()
     for p in main.find_all("p"):
         if p.find_parent(class_=re.compile(r"cell_output|output|highlight|admonition-title")):
