@@ -12,7 +12,6 @@ import ast
 import html
 import json
 import re
-from pathlib import Path
 
 import nbformat
 import pytest
