@@ -1,51 +1,22 @@
 """测试共用的工具：执行章节笔记本（每次测试会话只执行一次）、读出 glue 的值。"""
 import ast
 import re
-import sys
 from functools import cache
 from pathlib import Path
 
 import pytest
 
+from dsx_book.common import CHROMIUM, CHROMIUM_ARGS, chapter_paths, html_dir, serve_directory  # noqa: F401  测试文件从这里导入
+
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
-sys.path.insert(0, str(ROOT / "tools"))
-
-
-def chapter_paths():
-    """_toc.yml 里按阅读顺序列出的全部 .ipynb 章节。"""
-    import yaml
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            if "file" in node or "root" in node:
-                files.append(node.get("file") or node.get("root"))
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(toc)
-    paths = []
-    for f in files:
-        p = ROOT / f
-        if p.suffix == "":
-            p = p.with_suffix(".ipynb") if p.with_suffix(".ipynb").exists() else p.with_suffix(".md")
-        if p.suffix == ".ipynb":
-            paths.append(p)
-    return paths
-
-
 CACHE = ROOT / "_build" / ".jupyter_cache"
 
 
 def _from_build_cache(path):
     """构建（make book / make test）执行过这一章、且代码没变时：从它的执行缓存取出执行后的笔记本与耗时。
 
-    缓存随 dsx_util 的内容失效（tools/dsx_status.py），所以取到的一定是当前代码的输出；取不到时返回 None。
+    缓存随 dsx_util 的内容失效（dsx_book/status.py），所以取到的一定是当前代码的输出；取不到时返回 None。
     """
     import os
     if os.environ.get("DSX_EXECUTE") == "1" or not (CACHE / "global.db").exists():
@@ -69,7 +40,7 @@ def _execute(name):
     cached = _from_build_cache(path)
     if cached is not None:
         return cached
-    from run_notebook import execute
+    from dsx_book.run_notebook import execute
     return execute(str(path), timeout=300)
 
 
@@ -143,32 +114,6 @@ def pytest_collection_modifyitems(config, items):
 
 
 # ---------------------------------------------------------------- 浏览器测试（Playwright + Debian chromium）
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync",
-                 "--disable-quic", "--disable-default-apps", "--disable-extensions"]
-
-
-def html_dir():
-    import os
-    return Path(os.environ.get("DSX_HTML_DIR", ROOT / "_build" / "html"))
-
-
-def serve_directory(root):
-    """在 127.0.0.1 的随机端口上（后台线程）提供 root 目录；返回 (服务器, 形如 http://127.0.0.1:PORT/ 的地址)。测试与 bench/ 共用。"""
-    import functools
-    import http.server
-    import threading
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
-
-
 LOAD_ALL_IMAGES = """async () => {
   // 网页版的插图延迟加载（loading="lazy"，滚动到附近才下载）：检查图片的测试先让它们全部加载
   const images = Array.from(document.images);

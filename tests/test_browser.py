@@ -20,7 +20,7 @@ def all_pages():
 
 
 def wait_for_math(page):
-    """公式在构建时已排版进网页（tools/dsx_math.py）；等公式用的字体加载完。页面上没有公式时立即返回。"""
+    """公式在构建时已排版进网页（dsx_book/formulas.py）；等公式用的字体加载完。页面上没有公式时立即返回。"""
     page.wait_for_function("""() => document.querySelectorAll('div.math, span.math').length === 0 ||
                                    document.fonts.status === 'loaded'""", timeout=20000)
     page.evaluate("() => document.fonts.ready.then(() => true)")
@@ -312,7 +312,7 @@ def test_print_layout(open_view, path):
 def test_front_page_download_links_resolve(open_page):
     """首页的下载链接都能下载：dsx_util 的 wheel 与 sdist（与 make dist 构建的相同）、笔记本压缩包；
     PDF 的链接只在网站里有 PDF 时才显示（make pdf 把 PDF 复制进来并显示链接），显示出来的链接总能下载。"""
-    from nbsync import package_version, wheel_name
+    from dsx_book.nbsync import package_version, wheel_name
     dist = ROOT / "_build" / "dist"
     page = open_page("book/index.html")
     base = page.url.rsplit("/", 1)[0] + "/"
@@ -336,7 +336,7 @@ def test_front_page_download_links_resolve(open_page):
 
 def test_pdf_link_is_shown_once_the_pdf_is_copied(tmp_path):
     """make pdf 把 PDF 复制进网站后调用 show_pdf_link：构建时隐藏的链接变为可见；再运行一次也不出错。"""
-    import build_pdf
+    from dsx_book import build_pdf
     (tmp_path / "book").mkdir()
     page = (html_dir() / "book" / "index.html").read_text(encoding="utf-8")
     assert build_pdf.PDF_LINK_HIDDEN in page or build_pdf.PDF_LINK_SHOWN in page, "首页没有 PDF 链接的段落"

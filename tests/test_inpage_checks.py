@@ -20,7 +20,7 @@ def test_module_imports_without_torch_and_numpy(tmp_path):
     """像网页那样把 core.py 与 pure_checks.py 放进一个包，在 torch、numpy 都无法导入的解释器里运行一次检查。"""
     import json
     import shutil
-    from dsx_inpage import PAGE_PACKAGE, page_files
+    from dsx_book.inpage import PAGE_PACKAGE, page_files
     package = tmp_path / PAGE_PACKAGE
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -34,17 +34,17 @@ def test_module_imports_without_torch_and_numpy(tmp_path):
         "        if name.split('.')[0] in ('torch', 'numpy', 'IPython', 'matplotlib', 'dsx_util'):\n"
         "            raise ImportError('blocked ' + name)\n"
         "sys.meta_path.insert(0, Block())\n"
-        f"sys.path.insert(0, {str(tmp_path)!r})\n"
         f"from {PAGE_PACKAGE} import pure_checks as m\n"
         f"r = m.run_source({ex.solution!r}, 'check_relu', 'relu_list', json.loads({json.dumps(ex.spec)!r}))\n"
         "print(r['passed'], sorted(k for k in sys.modules if k.split('.')[0] in ('torch', 'numpy', 'dsx_util')))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    # 在 tmp_path 里运行：python -c 从当前目录导入这个包（与网页的 Worker 从 /home/pyodide 导入一样）
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path).stdout
     assert out.strip() == "True []"
 
 
 def test_only_standard_library_imports():
-    from dsx_inpage import page_files
+    from dsx_book.inpage import page_files
     for path in page_files():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
