@@ -86,10 +86,8 @@ def test_source_counting_sees_the_books_formulas():
 
 
 @pytest.mark.parametrize("path", all_pages())
-def test_page_loads_no_math_or_icon_script_and_every_formula_is_rendered(open_page, path):
-    page = open_page(path)
-    page.wait_for_load_state("networkidle")
-    page.evaluate("() => document.fonts.ready.then(() => true)")
+def test_page_loads_no_math_or_icon_script_and_every_formula_is_rendered(visited, path):
+    page = visited          # 已网络空闲、字体与插图都已加载（与 test_browser.py 的逐页检查共用这一次打开）
     loaded = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
     scripts = page.evaluate("() => Array.from(document.scripts).map(s => s.src).filter(Boolean)")
 
