@@ -15,13 +15,12 @@ from conftest import ROOT
 
 JB = Path(sys.executable).with_name("jupyter-book")
 
-CONFIG = f"""title: 缓存测试
+CONFIG = """title: 缓存测试
 only_build_toc_files: true
 execute:
   execute_notebooks: cache
 sphinx:
-  local_extensions:
-    dsx_status: {ROOT / "tools"}
+  extra_extensions: [dsx_book]
   config:
     dsx_execution_inputs: [tinypkg]
 """
