@@ -21,7 +21,7 @@ DIST_STAMP := _build/dist/.built
 # 先 make dist：网页版（dist/）和笔记本压缩包提供 dsx_util 的 wheel，读者不靠 PyPI 和 GitHub 也能安装
 book: prerequisites $(VENV)/.installed $(NODE)/.installed _build/.nbsync-ok $(DIST_STAMP)
 	mkdir -p _build && $(BIN)/jupyter-book build . -W -n --keep-going 2>&1 | tee _build/build.log
-	$(BIN)/python tools/web_archive.py
+	$(BIN)/python -m dsx_book.web_archive
 	@echo "HTML 已生成：_build/html/index.html"
 
 # 单元层：不构建、不开浏览器（dsx_util、检查器、转换器、扩展的纯函数），外加 ruff；改了代码先跑它
@@ -36,12 +36,12 @@ test: system $(VENV)/.installed $(COLAB)/.installed $(NODE)/.installed
 	@$(call timed,单元层,$(BIN)/pytest -q -m unit)
 	@$(call timed,书层,$(BIN)/pytest -q -m book)
 	@$(call timed,浏览器层,$(BIN)/pytest -q -m browser)
-	@$(call timed,慢层（ipywidgets 7.7.1）,PYTHONPATH=$(CURDIR) $(COLAB)/bin/python -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning tests/test_widgets.py)
+	@$(call timed,慢层（ipywidgets 7.7.1）,$(COLAB)/bin/python -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning tests/test_widgets.py)
 	@$(call timed,慢层,$(BIN)/pytest -q -m slow)
 
-# 章节的设置单元格、练习单元格是标准内容且不带输出（tools/nbsync.py --check）；只在它读的文件变了以后才再查
-_build/.nbsync-ok: $(VENV)/.installed book/*.ipynb _config.yml _toc.yml tools/nbsync.py dsx_util/__init__.py $(shell find dsx_util/exercises -type f -not -path '*__pycache__*')
-	$(BIN)/python tools/nbsync.py --check
+# 章节的设置单元格、练习单元格是标准内容且不带输出（python -m dsx_book.nbsync --check）；只在它读的文件变了以后才再查
+_build/.nbsync-ok: $(VENV)/.installed book/*.ipynb _config.yml _toc.yml dsx_book/nbsync.py dsx_book/common.py dsx_util/__init__.py $(shell find dsx_util/exercises -type f -not -path '*__pycache__*')
+	$(BIN)/python -m dsx_book.nbsync --check
 	mkdir -p _build && touch $@
 
 # 系统前提：python3 的 venv 模块、node 20 以上与 npm（缺了就安装或说明，见 tools/prerequisites.sh）
@@ -60,9 +60,10 @@ bench: $(VENV)/.installed system book
 # PDF 版：单页 HTML + chromium 打印，结果在 _build/pdf/，并复制到 _build/html/（首页有链接）。
 # 与网页版共用执行缓存：网页版是最新的时候不会再执行任何一章。
 pdf: $(VENV)/.installed system
-	$(BIN)/python tools/build_pdf.py
+	$(BIN)/python -m dsx_book.build_pdf
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt pyproject.toml
+# requirements-dev.txt 的最后一行以可编辑方式安装本书的构建包 dsx_book（dsx_book/pyproject.toml），不改 sys.path
+$(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt pyproject.toml dsx_book/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/pip install -q $(PIP_TORCH) -c constraints.txt -r requirements.txt -r requirements-dev.txt
@@ -87,7 +88,7 @@ system:
 
 # 改了 _config.yml 的仓库地址或章节后运行：更新每章的设置单元格、清空输出
 sync: $(VENV)/.installed
-	$(BIN)/python tools/nbsync.py
+	$(BIN)/python -m dsx_book.nbsync
 
 # dsx_util 的 wheel 与 sdist（发布到 PyPI 的就是它们），并检查能否上传；tests/test_release.py 把 wheel 装进全新环境试用
 # 只在包的文件变了以后才重新构建（_build/dist/.built 记下上次构建的时刻）

@@ -15,13 +15,10 @@ import sys
 import time
 from pathlib import Path
 
+import dsx_util
+from dsx_book.run_notebook import execute
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT))
-
-from run_notebook import execute  # noqa: E402
-
-import dsx_util  # noqa: E402
 
 CHAPTER = ROOT / "book" / "ch11_speed.ipynb"
 

@@ -19,9 +19,9 @@ import sys
 import time
 from pathlib import Path
 
+from dsx_book.common import CHROMIUM, CHROMIUM_ARGS, serve_directory
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-from conftest import CHROMIUM, CHROMIUM_ARGS, serve_directory  # noqa: E402
 
 FIRST_GOAL_S, REPEAT_GOAL_MS = 5.0, 200.0
 FEATURE = ("/_static/dsx_inpage/", "/_static/pyodide/", "/_static/codemirror/")

@@ -21,9 +21,9 @@ import sys
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from dsx_book.common import CHROMIUM, CHROMIUM_ARGS, chapter_paths, html_dir, serve_directory
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-from conftest import CHROMIUM, CHROMIUM_ARGS, serve_directory, chapter_paths, html_dir  # noqa: E402
 
 COLD_GOAL_KB = 1000
 WARM_GOAL_KB = 200

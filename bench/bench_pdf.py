@@ -4,13 +4,12 @@
 总计；再打印 PDF 的页数、大小、每页平均大小，以及图片的最低分辨率（dpi，按图片在页面上的实际尺寸算）。
 目标：执行缓存命中时总耗时 < 180 s；PDF < 30 MB；图片 ≥ 150 dpi。
 """
-import sys
 import time
 from pathlib import Path
 
+from dsx_book import build_pdf
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import build_pdf  # noqa: E402
 
 
 def image_dpi(pdf_file):

@@ -1,51 +1,22 @@
 """测试共用的工具：执行章节笔记本（每次测试会话只执行一次）、读出 glue 的值。"""
 import ast
 import re
-import sys
 from functools import cache
 from pathlib import Path
 
 import pytest
 
+from dsx_book.common import CHROMIUM, CHROMIUM_ARGS, chapter_paths, html_dir, serve_directory  # noqa: F401  测试文件从这里导入
+
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
-sys.path.insert(0, str(ROOT / "tools"))
-
-
-def chapter_paths():
-    """_toc.yml 里按阅读顺序列出的全部 .ipynb 章节。"""
-    import yaml
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            if "file" in node or "root" in node:
-                files.append(node.get("file") or node.get("root"))
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(toc)
-    paths = []
-    for f in files:
-        p = ROOT / f
-        if p.suffix == "":
-            p = p.with_suffix(".ipynb") if p.with_suffix(".ipynb").exists() else p.with_suffix(".md")
-        if p.suffix == ".ipynb":
-            paths.append(p)
-    return paths
-
-
 CACHE = ROOT / "_build" / ".jupyter_cache"
 
 
 def _from_build_cache(path):
     """构建（make book / make test）执行过这一章、且代码没变时：从它的执行缓存取出执行后的笔记本与耗时。
 
-    缓存随 dsx_util 的内容失效（tools/dsx_status.py），所以取到的一定是当前代码的输出；取不到时返回 None。
+    缓存随 dsx_util 的内容失效（dsx_book/status.py），所以取到的一定是当前代码的输出；取不到时返回 None。
     """
     import os
     if os.environ.get("DSX_EXECUTE") == "1" or not (CACHE / "global.db").exists():
@@ -69,7 +40,7 @@ def _execute(name):
     cached = _from_build_cache(path)
     if cached is not None:
         return cached
-    from run_notebook import execute
+    from dsx_book.run_notebook import execute
     return execute(str(path), timeout=300)
 
 
@@ -118,7 +89,7 @@ SLOW_MODULES = {"test_colab.py", "test_pdf.py", "test_release.py", "test_figures
 BOOK_MODULES = {"test_book_build.py", "test_consistency.py", "test_notebooks.py", "test_typography.py",
                 "test_svg_slim.py", "test_page_weight.py", "test_reader_edition.py", "test_web_archive.py",
                 "test_inpage_browser.py", "test_browser.py", "test_browser_checks.py", "test_browser_explorers.py"}
-BROWSER_FIXTURES = {"browser", "open_page", "site_url"}
+BROWSER_FIXTURES = {"browser", "open_page", "site_url", "visited"}
 
 
 def tier_of(item):
@@ -140,35 +111,10 @@ def pytest_collection_modifyitems(config, items):
         tier = tier_of(item)
         if not item.get_closest_marker(tier):
             item.add_marker(getattr(pytest.mark, tier))
+    group_visits(items)
 
 
 # ---------------------------------------------------------------- 浏览器测试（Playwright + Debian chromium）
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync",
-                 "--disable-quic", "--disable-default-apps", "--disable-extensions"]
-
-
-def html_dir():
-    import os
-    return Path(os.environ.get("DSX_HTML_DIR", ROOT / "_build" / "html"))
-
-
-def serve_directory(root):
-    """在 127.0.0.1 的随机端口上（后台线程）提供 root 目录；返回 (服务器, 形如 http://127.0.0.1:PORT/ 的地址)。测试与 bench/ 共用。"""
-    import functools
-    import http.server
-    import threading
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
-
-
 LOAD_ALL_IMAGES = """async () => {
   // 网页版的插图延迟加载（loading="lazy"，滚动到附近才下载）：检查图片的测试先让它们全部加载
   const images = Array.from(document.images);
@@ -192,13 +138,47 @@ def site_url():
     server.shutdown()
 
 
+class PageLoads:
+    """数浏览器层一共打开了多少次网页（每次导航或重新载入算一次；about:blank 与 set_content 不算）。"""
+    def __init__(self):
+        import collections
+        self.total, self.by_url = 0, collections.Counter()
+
+    def watch(self, page):
+        def loaded(page=page):
+            url = page.url
+            if url.startswith(("http://", "https://", "file://")):
+                self.total += 1
+                self.by_url[url.split("?")[0]] += 1
+        page.on("load", lambda _: loaded())
+
+
+PAGE_LOADS = PageLoads()
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        new_context = b.new_context
+
+        def counted_context(*args, **kwargs):      # 测试自己建的上下文也计数
+            context = new_context(*args, **kwargs)
+            context.on("page", PAGE_LOADS.watch)
+            return context
+
+        b.new_context = counted_context
         yield b
+        VISITS.close()
         b.close()
+
+
+def pytest_terminal_summary(terminalreporter):
+    if PAGE_LOADS.total:
+        pages = len(PAGE_LOADS.by_url)
+        terminalreporter.write_line(f"浏览器层：打开网页 {PAGE_LOADS.total} 次（{pages} 个不同的地址；"
+                                    f"其中 visited 夹具打开 {VISITS.loads} 次）")
 
 
 @pytest.fixture
@@ -235,3 +215,96 @@ def open_page(browser, site_url):
     yield _open
     for context in contexts:
         context.close()
+
+
+# ---------------------------------------------------------------- 每个 (页面, 视口宽度, 亮/暗色) 只打开一次
+# 用 visited 夹具的测试按参数 path、width（缺省 1280）、scheme（缺省 light）得到一个已打开、公式已排版、
+# 网络空闲、插图全部加载的页面；同一组参数的测试共用这一次访问。收集测试时把它们按 (页面, 宽度, 配色) 排在一起，
+# 于是任何时候只开着一个页面。改变页面的测试（如切换到打印样式）标上 @pytest.mark.changes_page：排在同组最后，
+# 用完就关掉这一页，后面的测试会重新打开。
+VISIT_DEFAULTS = {"width": 1280, "scheme": "light"}
+
+
+def visit_key(item):
+    """(页面, 宽度, 配色)；不用 visited 夹具的测试返回 None。"""
+    if "visited" not in getattr(item, "fixturenames", ()):
+        return None
+    params = item.callspec.params if hasattr(item, "callspec") else {}
+    if "path" not in params:
+        raise pytest.UsageError(f"{item.nodeid} 用了 visited 夹具，却没有 path 参数")
+    return (params["path"], params.get("width", VISIT_DEFAULTS["width"]), params.get("scheme", VISIT_DEFAULTS["scheme"]))
+
+
+def group_visits(items):
+    """同一 (页面, 宽度, 配色) 的测试排在一起（跨文件），改变页面的排在组尾。
+
+    自己覆盖了 site_url 的文件（如 test_web_archive.py 的 file:// 地址）不参与重排：它们的模块级夹具不必反复建立。"""
+    shared = [i for i in items if visit_key(i) and "site_url" not in vars(i.module)]
+    if not shared:
+        return
+    first = items.index(shared[0])
+    chosen = set(map(id, shared))
+    rest = [i for i in items if id(i) not in chosen]
+    shared.sort(key=lambda i: (visit_key(i), i.get_closest_marker("changes_page") is not None))
+    items[:] = rest[:first] + shared + rest[first:]
+
+
+SETTLE_MATH = """() => document.querySelectorAll('div.math, span.math').length === 0 ||
+                       document.fonts.status === 'loaded'"""
+
+
+class Visits:
+    """会话里唯一的页面缓存：只留最近一次访问的页面（测试已按访问排好序）。"""
+    def __init__(self):
+        self.current, self.loads = None, 0
+
+    def page(self, browser, site_url, key):
+        from urllib.parse import urlparse
+        if self.current and self.current[0] == (site_url, key):
+            return self.current[2]
+        self.close()
+        path, width, scheme = key
+        context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme, locale="zh-CN")
+        page = context.new_page()
+        page.console_errors, page.external_requests = [], []
+        local = urlparse(site_url).netloc
+
+        def on_route(route):
+            url = route.request.url
+            if urlparse(url).netloc == local or url.startswith(("data:", "blob:", "about:", "file:")):
+                route.continue_()
+            else:
+                page.external_requests.append(url)
+                route.abort()
+
+        page.route("**/*", on_route)
+        page.on("console", lambda msg: page.console_errors.append(msg.text) if msg.type == "error" else None)
+        page.on("pageerror", lambda err: page.console_errors.append(f"pageerror: {err}"))
+        self.current = ((site_url, key), context, page)
+        page.goto(site_url + path)
+        self.loads += 1
+        page.wait_for_function(SETTLE_MATH, timeout=20000)          # 公式用的字体加载完
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        page.wait_for_load_state("networkidle")
+        load_all_images(page)
+        page.wait_for_timeout(200)                                   # 等 dsx.js 调整完公式的大小
+        return page
+
+    def close(self):
+        if self.current:
+            self.current[1].close()
+            self.current = None
+
+
+VISITS = Visits()
+
+
+@pytest.fixture
+def visited(request, browser, site_url):
+    """这个测试的 (path, width, scheme) 对应的页面；同组的测试共用一次打开（见 Visits）。
+
+    页面上附有 console_errors（控制台错误）与 external_requests（被拦下的站外请求，书必须离线可用）。"""
+    page = VISITS.page(browser, site_url, visit_key(request.node))
+    yield page
+    if request.node.get_closest_marker("changes_page"):
+        VISITS.close()

@@ -62,7 +62,7 @@ def test_pages_reference_no_external_scripts_styles_or_fonts(build_log):
 
 
 def test_math_is_typeset_at_build_time(build_log):
-    """公式在构建时排版（tools/dsx_math.py）：网页里已是 MathJax 的排版结果，不加载任何 MathJax 脚本。"""
+    """公式在构建时排版（dsx_book/formulas.py）：网页里已是 MathJax 的排版结果，不加载任何 MathJax 脚本。"""
     pages_with_math = [p for p in (html_dir() / "book").glob("*.html") if 'class="math' in p.read_text("utf-8")]
     assert pages_with_math, "书中应当有公式"
     for page in pages_with_math:

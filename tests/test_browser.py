@@ -1,13 +1,14 @@
 """在无头 Chromium 里打开构建好的每一页：离线、无报错、公式已排版、图片已加载、中文用中文字体显示。
 
 运行前需要先构建本书（make test 会先构建）。每页的截图保存在 _build/screenshots/。
+逐页的检查都用 visited 夹具（tests/conftest.py）：每页在每种 (视口宽度, 亮/暗色) 下只打开一次，这一次里跑完全部检查。
 """
 import re
 
 import pytest
 import yaml
 
-from conftest import ROOT, chapter_paths, html_dir, load_all_images
+from conftest import ROOT, chapter_paths, html_dir
 
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 RAW_MATH = re.compile(r"\$\$|\\frac|\\sqrt|\\begin\{|\\mu\b|\\sigma\b")
@@ -17,13 +18,6 @@ def all_pages():
     root = html_dir()
     return sorted(str(p.relative_to(root)) for p in root.rglob("*.html")
                   if not any(part.startswith((".", "_")) for part in p.relative_to(root).parts))
-
-
-def wait_for_math(page):
-    """公式在构建时已排版进网页（tools/dsx_math.py）；等公式用的字体加载完。页面上没有公式时立即返回。"""
-    page.wait_for_function("""() => document.querySelectorAll('div.math, span.math').length === 0 ||
-                                   document.fonts.status === 'loaded'""", timeout=20000)
-    page.evaluate("() => document.fonts.ready.then(() => true)")
 
 
 def fonts_used_for(page, selector):
@@ -44,10 +38,8 @@ def test_site_has_every_chapter():
 
 
 @pytest.mark.parametrize("path", all_pages())
-def test_page_offline_and_rendered(open_page, path):
-    page = open_page(path)
-    wait_for_math(page)
-    page.wait_for_load_state("networkidle")
+def test_page_offline_and_rendered(visited, path):
+    page = visited
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / (path.replace("/", "__") + ".png")), full_page=True)
 
@@ -72,7 +64,6 @@ def test_page_offline_and_rendered(open_page, path):
     leftover = RAW_MATH.findall(visible)
     assert not leftover, f"{path} 的正文里残留未排版的 LaTeX：{leftover[:5]}"
 
-    load_all_images(page)
     broken = page.evaluate("""() => Array.from(document.images)
         .filter(img => !(img.complete && img.naturalWidth > 0)).map(img => img.src)""")
     assert broken == [], f"{path} 有图片没有加载：{broken[:5]}"
@@ -85,7 +76,8 @@ def test_page_offline_and_rendered(open_page, path):
                 f"{path} 的标题「{title}」没有用中文字体绘制：{fonts}"
 
 
-def test_colab_and_download_buttons(open_page):
+@pytest.mark.parametrize("path", [f"book/{nb.stem}.html" for nb in chapter_paths()])
+def test_colab_and_download_buttons(visited, path):
     """每个章节页面都有指向本章 .ipynb 的 Colab 链接和下载按钮。
 
     Colab 打开的是 notebooks 分支上的读者版笔记本（发布流程从 _build/reader/ 推送；详见 tests/test_reader_edition.py）。
@@ -93,13 +85,13 @@ def test_colab_and_download_buttons(open_page):
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     repo = config["repository"]["url"].rstrip("/").replace("https://github.com/", "")
     branch = "notebooks"
-    for nb in chapter_paths():
-        page = open_page(f"book/{nb.stem}.html")
-        hrefs = page.eval_on_selector_all("a[href*='colab.research.google.com']", "els => els.map(e => e.href)")
-        expected = f"https://colab.research.google.com/github/{repo}/blob/{branch}/book/{nb.name}"
-        assert expected in hrefs, f"{nb.stem} 缺少 Colab 链接 {expected}；找到的是 {hrefs}"
-        assert page.locator(".btn-download-source-button, a[href$='.ipynb'][download], button[title*='.ipynb'], .dropdown-download-buttons").count() > 0, \
-            f"{nb.stem} 缺少下载笔记本的按钮"
+    stem = path.removeprefix("book/").removesuffix(".html")
+    page = visited
+    hrefs = page.eval_on_selector_all("a[href*='colab.research.google.com']", "els => els.map(e => e.href)")
+    expected = f"https://colab.research.google.com/github/{repo}/blob/{branch}/book/{stem}.ipynb"
+    assert expected in hrefs, f"{stem} 缺少 Colab 链接 {expected}；找到的是 {hrefs}"
+    assert page.locator(".btn-download-source-button, a[href$='.ipynb'][download], button[title*='.ipynb'], .dropdown-download-buttons").count() > 0, \
+        f"{stem} 缺少下载笔记本的按钮"
 
 
 @pytest.mark.parametrize("word", ["方差", "归一化"])
@@ -135,30 +127,6 @@ def test_print_table_is_a_real_html_table_in_the_book(open_page):
 # ---------------------------------------------------------------- 读者看到的样子：宽屏、手机、暗色、打印
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CJK_TEXT = re.compile(r"[\u4e00-\u9fff]")
-
-
-@pytest.fixture
-def open_view(browser, site_url):
-    """open_view(path, width, scheme) -> 指定视口宽度与亮/暗色的页面（公式已排版、网络空闲）。"""
-    contexts = []
-
-    def _open(path, width=1280, scheme="light"):
-        context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme,
-                                      locale="zh-CN")
-        contexts.append(context)
-        page = context.new_page()
-        page.console_errors = []
-        page.on("console", lambda msg: page.console_errors.append(msg.text) if msg.type == "error" else None)
-        page.goto(site_url + path)
-        wait_for_math(page)
-        page.wait_for_load_state("networkidle")
-        load_all_images(page)
-        page.wait_for_timeout(200)  # 等 dsx.js 调整完公式的大小
-        return page
-
-    yield _open
-    for context in contexts:
-        context.close()
 
 
 def screenshot(page, path, kind):
@@ -204,9 +172,9 @@ ORPHANS = """() => Array.from(document.querySelectorAll(
 
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("path", all_pages())
-def test_nothing_wider_than_the_column(open_view, path, width):
+def test_nothing_wider_than_the_column(visited, path, width):
     """1280 px 和 390 px 宽时，正文栏里没有比栏宽的元素（可横向滚动的框里面的除外）；代码在 1280 px 时不需要滚动。"""
-    page = open_view(path, width)
+    page = visited
     screenshot(page, path, str(width))
     assert page.console_errors == [], f"{path} 的控制台有错误：{page.console_errors[:5]}"
     wide = page.evaluate(TOO_WIDE)
@@ -223,10 +191,11 @@ def test_nothing_wider_than_the_column(open_view, path, width):
     assert orphans == [], f"{path} 在 {width} px 宽时有标题或表格标题的最后一行只剩一个字：{orphans[:5]}"
 
 
+@pytest.mark.parametrize("width", [390])
 @pytest.mark.parametrize("path", all_pages())
-def test_display_equations_fully_visible_on_phone(open_view, path):
+def test_display_equations_fully_visible_on_phone(visited, path, width):
     """390 px 宽时，每个行间公式都完整显示在正文栏里，编号不压在公式上。"""
-    page = open_view(path, 390)
+    page = visited
     problems = page.evaluate("""() => Array.from(document.querySelectorAll('div.math')).flatMap(box => {
         const formula = box.querySelector('mjx-container, .katex-display, svg');
         if (!formula) return ['公式没有排版：' + box.textContent.slice(0, 40)];
@@ -262,11 +231,11 @@ LIGHT_SLABS = """() => {
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("path", all_pages())
-def test_text_contrast(open_view, path, scheme):
+def test_text_contrast(visited, path, scheme):
     """axe-core（npm 包，从本地文件注入）检查文字对比度：亮色和暗色模式下都达到 WCAG AA（正文 4.5:1）。"""
     if not AXE.exists():
         pytest.fail(f"缺少 {AXE}：请运行 make node_modules/.installed（make test 会安装）。")
-    page = open_view(path, 1280, scheme)
+    page = visited
     if scheme == "dark":
         screenshot(page, path, "dark")
         slabs = page.evaluate(LIGHT_SLABS)
@@ -280,18 +249,19 @@ def test_text_contrast(open_view, path, scheme):
 
 
 @pytest.mark.parametrize("path", all_pages())
-def test_images_have_chinese_alt_text(open_view, path):
-    page = open_view(path)
+def test_images_have_chinese_alt_text(visited, path):
+    page = visited
     images = page.evaluate("""() => Array.from(document.images)
         .map(img => [img.getAttribute('src'), img.getAttribute('alt') || ''])""")
     bad = [src for src, alt in images if not CJK_TEXT.search(alt) or re.search(r"\.(png|svg|jpe?g|gif)\b", alt)]
     assert bad == [], f"{path} 有图片缺少中文的替代文字：{bad[:5]}"
 
 
+@pytest.mark.changes_page
 @pytest.mark.parametrize("path", all_pages())
-def test_print_layout(open_view, path):
+def test_print_layout(visited, path):
     """打印（存成 PDF）时：代码换行不截断，折叠的内容全部展开。PDF 存在 _build/screenshots/。"""
-    page = open_view(path)
+    page = visited
     page.emulate_media(media="print")
     problems = page.evaluate("""() => {
         const out = [];
@@ -312,7 +282,7 @@ def test_print_layout(open_view, path):
 def test_front_page_download_links_resolve(open_page):
     """首页的下载链接都能下载：dsx_util 的 wheel 与 sdist（与 make dist 构建的相同）、笔记本压缩包；
     PDF 的链接只在网站里有 PDF 时才显示（make pdf 把 PDF 复制进来并显示链接），显示出来的链接总能下载。"""
-    from nbsync import package_version, wheel_name
+    from dsx_book.nbsync import package_version, wheel_name
     dist = ROOT / "_build" / "dist"
     page = open_page("book/index.html")
     base = page.url.rsplit("/", 1)[0] + "/"
@@ -336,7 +306,7 @@ def test_front_page_download_links_resolve(open_page):
 
 def test_pdf_link_is_shown_once_the_pdf_is_copied(tmp_path):
     """make pdf 把 PDF 复制进网站后调用 show_pdf_link：构建时隐藏的链接变为可见；再运行一次也不出错。"""
-    import build_pdf
+    from dsx_book import build_pdf
     (tmp_path / "book").mkdir()
     page = (html_dir() / "book" / "index.html").read_text(encoding="utf-8")
     assert build_pdf.PDF_LINK_HIDDEN in page or build_pdf.PDF_LINK_SHOWN in page, "首页没有 PDF 链接的段落"

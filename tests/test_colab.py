@@ -24,7 +24,7 @@ import nbformat
 import pytest
 
 from conftest import ROOT, chapter_paths, html_dir
-from nbsync import package_version, setup_cell_source, wheel_name, wheel_url
+from dsx_book.nbsync import package_version, setup_cell_source, wheel_name, wheel_url
 
 COLAB_PY = ROOT / ".venv-colab" / "bin" / "python"
 STUB = ROOT / "tests" / "colab_stub"
@@ -106,7 +106,8 @@ def test_chapter_runs_in_colab_like_env(colab_env, path):
         pytest.fail(f"没有找到读者版笔记本 {reader}：请先运行 make book（构建时生成）。")
     # 每章都像在刚启动的 Colab 里一样没有 dsx_util（中文字体包在第一章装好后留着，省得每章重装）
     subprocess.run([str(COLAB_PY), "-m", "pip", "uninstall", "-y", "-q", "dsx_util"], capture_output=True, cwd="/tmp")
-    done = subprocess.run([str(COLAB_PY), str(ROOT / "tools" / "run_notebook.py"), str(reader), "--out", str(out),
+    # -P：不把脚本所在的 dsx_book/ 放上 sys.path（仿 Colab 环境里没有装 dsx_book，脚本只用标准库与 nbclient）
+    done = subprocess.run([str(COLAB_PY), "-P", str(ROOT / "dsx_book" / "run_notebook.py"), str(reader), "--out", str(out),
                            "--timeout", "300"], capture_output=True, text=True, env={**os.environ, **env},
                           cwd=outdir)
     assert done.returncode == 0, f"{path.stem} 在仿 Colab 环境中运行失败：\n{done.stderr[-3000:]}"
@@ -122,7 +123,7 @@ def test_chapter_runs_in_colab_like_env(colab_env, path):
 
 
 def test_setup_cell_pins_a_release_not_a_branch():
-    from nbsync import install_spec
+    from dsx_book.nbsync import install_spec
     spec = install_spec()
     assert spec.startswith("dsx_util @ git+https://") and "@v" in spec.rsplit("/", 1)[-1]
     assert not spec.endswith(("@main", "@master"))

@@ -1,6 +1,6 @@
 """执行缓存不会留下过时的输出：改了 dsx_util（这里用一本小书和它自己的小包代替）之后，下一次构建重新执行章节。
 
-jupyter-cache 只比较代码单元格；tools/dsx_status.py 把包的内容也算进去。小书与本书用同一个扩展、同一个
+jupyter-cache 只比较代码单元格；dsx_book/status.py 把包的内容也算进去。小书与本书用同一个扩展、同一个
 jupyter-book，只是包换成一个一行的模块，这样三次构建只要几十秒。
 """
 import re
@@ -15,13 +15,12 @@ from conftest import ROOT
 
 JB = Path(sys.executable).with_name("jupyter-book")
 
-CONFIG = f"""title: 缓存测试
+CONFIG = """title: 缓存测试
 only_build_toc_files: true
 execute:
   execute_notebooks: cache
 sphinx:
-  local_extensions:
-    dsx_status: {ROOT / "tools"}
+  extra_extensions: [dsx_book]
   config:
     dsx_execution_inputs: [tinypkg]
 """
@@ -64,7 +63,7 @@ def test_package_change_reexecutes_the_chapters(tiny_book):
 
 
 def test_digest_ignores_bytecode_but_sees_every_other_file(tmp_path):
-    from dsx_status import inputs_digest
+    from dsx_book.status import inputs_digest
     (tmp_path / "a.py").write_text("x = 1\n")
     before = inputs_digest([tmp_path])
     (tmp_path / "__pycache__").mkdir()

@@ -154,7 +154,7 @@ def test_import_is_light():
 
 def test_exercise_cells_in_a_real_kernel(tmp_path):
     """在真正的内核里运行一章的练习单元格：模板不报错，检查显示中性的「○ 尚未作答」，参考答案收起在 <details> 里。"""
-    from run_notebook import execute
+    from dsx_book.run_notebook import execute
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell("## 练习")] + chapter_cells("ch05_implement_layernorm")
     path = tmp_path / "ex.ipynb"
@@ -181,10 +181,10 @@ def test_exercise_cells_in_a_real_kernel(tmp_path):
 
 
 def test_fill_exercises_into_a_chapter_skeleton(tmp_path):
-    """tools/new_chapter.py 的骨架 + fill_exercises：练习放在标记之后，可重复运行，nbsync 检查通过。"""
+    """dsx_book/new_chapter.py 的骨架 + fill_exercises：练习放在标记之后，可重复运行，nbsync 检查通过。"""
     from dsx_util.exercises.catalog import fill_exercises
-    from nbsync import sync
-    from new_chapter import new_chapter
+    from dsx_book.nbsync import sync
+    from dsx_book.new_chapter import new_chapter
     path = tmp_path / "ch08_rmsnorm.ipynb"
     new_chapter(path, "RMSNorm")
     nb = nbformat.read(path, as_version=4)

@@ -114,8 +114,7 @@ def test_every_code_of_an_exercise_with_mistakes_is_reached():
 
 # ---------------------------------------------------------------- 新增一道练习：只动一个文件夹和 ORDER
 _PROBE = r'''
-import json, sys
-sys.path.insert(0, sys.argv[1])
+import json
 from dsx_util import exercises
 from dsx_util.exercises import catalog, pure_checks
 ex = catalog.get_exercise(NEW_ID)
@@ -161,8 +160,8 @@ def test_adding_an_exercise_touches_one_folder_and_order(tmp_path):
                      and (not (PACKAGE.parent / p.relative_to(root / "dsx_util")).exists()
                           or (PACKAGE.parent / p.relative_to(root / "dsx_util")).read_bytes() != p.read_bytes()))
     assert all(p.startswith("dsx_util/exercises/items/ch02_relu_copy/") for p in changed if p != "dsx_util/exercises/items/__init__.py")
-    out = subprocess.run([sys.executable, "-c", _PROBE.replace("NEW_ID", '"ch02-relu-copy"'), str(root)],
-                         capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+    out = subprocess.run([sys.executable, "-c", _PROBE.replace("NEW_ID", '"ch02-relu-copy"')],
+                         capture_output=True, text=True, check=True, cwd=root).stdout   # -c 从当前目录导入：复制出来的包
     got = json.loads(out)
     assert got["file"].startswith(str(root))                     # 用的是复制出来的包
     assert got["title"].startswith("（副本）") and got["in_all"]

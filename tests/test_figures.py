@@ -32,9 +32,9 @@ print(json.dumps({{"name": name, "family": used.family_name, "figsize": list(rc[
 """
 
 
-def probe(python, tmp_path, env=None):
+def probe(python, tmp_path, env=None, cwd=None):
     done = subprocess.run([str(python), "-c", PROBE.format(out=tmp_path / "f.png")], capture_output=True, text=True,
-                          cwd=tmp_path, env={**os.environ, "MPLCONFIGDIR": str(tmp_path / "mpl"), **(env or {})})
+                          cwd=cwd or tmp_path, env={**os.environ, "MPLCONFIGDIR": str(tmp_path / "mpl"), **(env or {})})
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -54,7 +54,8 @@ def test_font_is_simplified_chinese_face_in_colab_like_env(tmp_path):
     target = tmp_path / "site"
     subprocess.run([str(COLAB_PY), "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), pin],
                    check=True, capture_output=True)
-    result = probe(COLAB_PY, tmp_path, env={"PYTHONPATH": f"{ROOT}{os.pathsep}{target}"})
+    # dsx_util 来自本仓库：python -c 在当前目录（仓库根目录）里找模块；字体包在临时目录里（代替 Colab 里的 pip install）
+    result = probe(COLAB_PY, tmp_path, env={"PYTHONPATH": str(target)}, cwd=ROOT)
     assert result["family"] == "Noto Sans CJK SC", f"仿 Colab 环境的图中用的是 {result['family']}"
 
 

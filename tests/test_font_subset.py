@@ -1,10 +1,10 @@
-"""字体子集（tools/font_subset.py）：什么都没变的重新构建不再重裁；字体、字符或文件变了就重裁。"""
+"""字体子集（dsx_book/font_subset.py）：什么都没变的重新构建不再重裁；字体、字符或文件变了就重裁。"""
 from pathlib import Path
 
 import pydata_sphinx_theme
 from fontTools.ttLib import TTFont
 
-from font_subset import write_woff_subset   # tools/（conftest 已把它放进 sys.path）
+from dsx_book.font_subset import write_woff_subset
 
 SOURCE = next(Path(pydata_sphinx_theme.__file__).parent.rglob("fa-solid-900.ttf"))
 CHARS = {0xF00C, 0xF00D}   # 图标字体里的「对勾」与「叉」

@@ -186,7 +186,7 @@ def test_site_ships_the_same_checker_and_the_pinned_runtime():
     import json
 
     from conftest import ROOT, html_dir
-    from dsx_inpage import PAGE_LIST, page_files
+    from dsx_book.inpage import PAGE_LIST, page_files
     static = html_dir() / "_static"
     listed = json.loads((static / "dsx_inpage" / PAGE_LIST).read_text())
     assert "core.py" in listed and "pure_checks.py" in listed and "items/ch02_relu/check.py" in listed

@@ -22,7 +22,7 @@ def test_module_imports_without_torch_and_numpy(tmp_path):
     运行一次检查（每道网页练习的参考答案都通过）。"""
     import json
     import shutil
-    from dsx_inpage import PAGE_PACKAGE, page_files
+    from dsx_book.inpage import PAGE_PACKAGE, page_files
     package = tmp_path / PAGE_PACKAGE
     for rel, path in page_files():   # 与 worker.js 相同：每层文件夹一个空的 __init__.py
         dest = package / rel
@@ -37,18 +37,18 @@ def test_module_imports_without_torch_and_numpy(tmp_path):
         "        if name.split('.')[0] in ('torch', 'numpy', 'IPython', 'matplotlib', 'dsx_util'):\n"
         "            raise ImportError('blocked ' + name)\n"
         "sys.meta_path.insert(0, Block())\n"
-        f"sys.path.insert(0, {str(tmp_path)!r})\n"
         f"from {PAGE_PACKAGE} import pure_checks as m\n"
         f"cases = json.loads({json.dumps([[e.solution, e.checker, e.entry, e.spec] for e in IN_PAGE])!r})\n"
         "passed = [m.run_source(*case)['passed'] for case in cases]\n"
         "print(all(passed), len(passed), sorted(k for k in sys.modules if k.split('.')[0] in ('torch', 'numpy', 'dsx_util')))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    # 在 tmp_path 里运行：python -c 从当前目录导入这个包（与网页的 Worker 从 /home/pyodide 导入一样）
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path).stdout
     assert out.strip() == f"True {len(IN_PAGE)} []"
 
 
 def test_only_standard_library_imports():
-    from dsx_inpage import page_files
+    from dsx_book.inpage import page_files
     for _, path in page_files():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)

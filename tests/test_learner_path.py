@@ -17,7 +17,7 @@ import nbformat
 import pytest
 
 from conftest import ROOT, chapter_paths, html_dir
-from reader_edition import is_glue_cell
+from dsx_book.reader_edition import is_glue_cell
 
 pytestmark = pytest.mark.book
 

@@ -1,13 +1,10 @@
-"""tools/myst_markdown.py：书里暂时还没用到、但写章节时随时会加上的 MyST 写法，也要改写成普通 Markdown。
+"""dsx_book/myst_markdown.py：书里暂时还没用到、但写章节时随时会加上的 MyST 写法，也要改写成普通 Markdown。
 
-值由一个替身 resolver 提供（真实构建里由 tools/reader_edition.py 从 Sphinx 取值）；这里只检查改写本身。
+值由一个替身 resolver 提供（真实构建里由 dsx_book/reader_edition.py 从 Sphinx 取值）；这里只检查改写本身。
 """
-import sys
 
-from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tools"))
-from myst_markdown import Converter  # noqa: E402
+from dsx_book.myst_markdown import Converter
 
 MYST_MARKS = ["{glue", "{eq}", "{doc}", "{ref}", "{math}", "```{", ":::"]
 

@@ -17,8 +17,8 @@ def test_toc_lists_chapters_in_reading_order():
 
 
 def test_chapters_are_in_sync_with_nbsync():
-    """设置单元格与 _config.yml / pyproject.toml 一致，且没有提交输出（tools/nbsync.py --check）。"""
-    from nbsync import sync
+    """设置单元格与 _config.yml / pyproject.toml 一致，且没有提交输出（dsx_book/nbsync.py --check）。"""
+    from dsx_book.nbsync import sync
     problems = {p.stem: sync(p, check=True) for p in CHAPTERS}
     assert {k: v for k, v in problems.items() if v} == {}
 

@@ -1,17 +1,15 @@
 """网页轻而即时：不加载公式排版脚本和图标脚本，源文件里的每个公式在网页上都有排版结果。
 
-公式在构建时由 tools/dsx_math.py 排版，图标字体由 tools/dsx_icons.py 裁成子集。运行前需要先构建本书。
+公式在构建时由 dsx_book/formulas.py 排版，图标字体由 dsx_book/icons.py 裁成子集。运行前需要先构建本书。
 体积和速度的数字由 bench/bench_pages.py 测量，这里只检查「有没有」。
 """
 import json
 import re
-import sys
 
 import pytest
 
 from conftest import ROOT, html_dir, load_all_images
 
-sys.path.insert(0, str(ROOT / "tools"))          # 构建扩展（dsx_math、dsx_trim）里的函数，测试直接调用
 
 MATH_SCRIPT = re.compile(r"mathjax|katex|tex-(?:mml-)?(?:chtml|svg)", re.I)
 ICON_SCRIPT = re.compile(r"fontawesome[^/]*\.js", re.I)
@@ -88,10 +86,8 @@ def test_source_counting_sees_the_books_formulas():
 
 
 @pytest.mark.parametrize("path", all_pages())
-def test_page_loads_no_math_or_icon_script_and_every_formula_is_rendered(open_page, path):
-    page = open_page(path)
-    page.wait_for_load_state("networkidle")
-    page.evaluate("() => document.fonts.ready.then(() => true)")
+def test_page_loads_no_math_or_icon_script_and_every_formula_is_rendered(visited, path):
+    page = visited          # 已网络空闲、字体与插图都已加载（与 test_browser.py 的逐页检查共用这一次打开）
     loaded = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
     scripts = page.evaluate("() => Array.from(document.scripts).map(s => s.src).filter(Boolean)")
 
@@ -183,7 +179,7 @@ def test_formulas_take_the_text_colour_and_print(browser, site_url, scheme):
 
 
 
-# ---------------------------------------------------------------- 页面变轻的几处改写（tools/dsx_trim.py、dsx_math.py）
+# ---------------------------------------------------------------- 页面变轻的几处改写（dsx_book/trim.py、dsx_math.py）
 def _chapter_html(stem):
     return (html_dir() / "book" / f"{stem}.html").read_text(encoding="utf-8")
 
@@ -197,7 +193,7 @@ def test_pages_carry_no_widget_state():
 
 def test_math_fonts_are_subsets_that_keep_every_character_the_book_uses():
     from fontTools.ttLib import TTFont
-    from dsx_math import FONTS, css_characters
+    from dsx_book.formulas import FONTS, css_characters
 
     static = html_dir() / "_static" / "dsx-math"
     chars = css_characters((static / "math.css").read_text(encoding="utf-8"))
@@ -218,7 +214,7 @@ def test_math_fonts_are_subsets_that_keep_every_character_the_book_uses():
 
 def _math_screenshots(browser, site_url, full_fonts):
     """第 10 章（公式最多的一章）全部行间公式与 20 个行内公式的截图；full_fonts 时换回 MathJax 的完整字体。"""
-    from dsx_math import FONTS
+    from dsx_book.formulas import FONTS
 
     context = browser.new_context(viewport={"width": 1280, "height": 900}, device_scale_factor=2)
     try:
@@ -268,7 +264,7 @@ PLAIN_PROBE = """classes => {
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_dropped_code_spans_looked_like_plain_code_text(browser, site_url, scheme):
     """去掉的高亮 <span>（名字、标点、空白……）在亮色和暗色里都与代码块的文字一样，去掉它们看起来不变。"""
-    from dsx_trim import plain_token_classes
+    from dsx_book.trim import plain_token_classes
 
     classes = sorted(plain_token_classes((html_dir() / "_static" / "pygments.css").read_text(encoding="utf-8")))
     assert {"n", "p", "w"} <= set(classes)
@@ -357,7 +353,7 @@ def test_colour_mode_chosen_by_the_reader_wins(browser, site_url):
 
 
 def test_figure_tags_given_a_size_by_the_author_are_left_alone(tmp_path):
-    from dsx_trim import lazy_figures
+    from dsx_book.trim import lazy_figures
 
     (tmp_path / "a.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="300pt" height="150pt"></svg>')
     plain = '<img alt="图" src="../_images/a.svg" />'

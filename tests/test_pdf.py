@@ -1,4 +1,4 @@
-"""PDF 版（make pdf → tools/build_pdf.py）：与网页版同源、同一份执行结果，内容完整、排版不出界。
+"""PDF 版（make pdf → dsx_book/build_pdf.py）：与网页版同源、同一份执行结果，内容完整、排版不出界。
 
 模块开始时运行一次完整的 PDF 构建（单页 HTML + chromium 打印），再用 pypdf 和 poppler 的 pdftotext/pdffonts 检查。
 """
@@ -12,8 +12,7 @@ import pytest
 
 from conftest import BOOK, ROOT, chapter_paths, glued_values
 
-sys.path.insert(0, str(ROOT / "tools"))
-import build_pdf  # noqa: E402
+from dsx_book import build_pdf
 
 PDF = build_pdf.pdf_path()
 GLUE_TEXT = re.compile(r"\{glue:text\}`([A-Za-z0-9_]+)(?::([^`]*))?`")
@@ -30,7 +29,7 @@ def cache_records():
 def built():
     """完整运行一次 PDF 构建；返回构建前后的执行缓存记录。"""
     before = cache_records()
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "build_pdf.py")], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "dsx_book.build_pdf"], capture_output=True, text=True,
                           cwd=ROOT)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     return before, cache_records()
@@ -91,7 +90,7 @@ def test_no_second_execution(built):
 
 
 def test_figures_in_the_singlehtml_are_not_lazy(built):
-    """网页版的插图延迟加载（tools/dsx_trim.py）；单页 HTML 不延迟：打印前要等全部图片加载完。"""
+    """网页版的插图延迟加载（dsx_book/trim.py）；单页 HTML 不延迟：打印前要等全部图片加载完。"""
     pages = list(build_pdf.SINGLE.rglob("*.html"))
     assert pages and any("_images/" in p.read_text(encoding="utf-8") for p in pages)
     assert not [p for p in pages if 'loading="lazy"' in p.read_text(encoding="utf-8")]

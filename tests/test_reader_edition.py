@@ -1,4 +1,4 @@
-"""读者版笔记本（构建时由 tools/reader_edition.py 生成）：在 Jupyter / Colab 里读起来和网页一样。
+"""读者版笔记本（构建时由 dsx_book/reader_edition.py 生成）：在 Jupyter / Colab 里读起来和网页一样。
 
 - 转成 Markdown 后没有任何 MyST 语法；
 - glue 的数、式号与网页上显示的完全相同（从构建好的 HTML 里读）；
@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, chapter_paths, html_dir
-from reader_edition import is_glue_cell
+from dsx_book.reader_edition import is_glue_cell
 
 CHAPTERS = chapter_paths()
 READER = ROOT / "_build" / "reader" / "book"
@@ -173,7 +173,7 @@ def test_download_copies_and_archive_are_the_reader_edition():
         for path in CHAPTERS:
             data = archive.read(f"dsx-notebooks/{path.name}")
             assert data == (READER / path.name).read_bytes() == (folder / path.name).read_bytes()
-    from nbsync import package_version, wheel_name   # 版本号只写在 dsx_util/__init__.py
+    from dsx_book.nbsync import package_version, wheel_name   # 版本号只写在 dsx_util/__init__.py
     version, wheel = package_version(), wheel_name()
     assert names == {f"dsx-notebooks/{p.name}" for p in CHAPTERS} | {"dsx-notebooks/本地运行说明.md",
                                                                      f"dsx-notebooks/{wheel}"}
@@ -297,7 +297,7 @@ def test_reader_edition_is_rewritten_only_when_something_was_read(tmp_path):
     import os
     import types
 
-    import reader_edition
+    from dsx_book import reader_edition
     archive = tmp_path / "dsx-notebooks.zip"
     app = types.SimpleNamespace(dsx_read_docs=[])
     assert not reader_edition.up_to_date(app, archive)            # 还没有压缩包

@@ -13,10 +13,10 @@ import zipfile
 import pytest
 import yaml
 
-import nbsync
-import release_check
+from dsx_book import nbsync
+from dsx_book import release_check
 from conftest import ROOT
-from nbsync import package_version
+from dsx_book.nbsync import package_version
 
 VERSION = package_version()
 WORKFLOWS = ROOT / ".github" / "workflows"
@@ -131,10 +131,10 @@ def test_release_check_names_each_seeded_mismatch(tmp_path, case):
 
 
 def test_release_check_command_exit_codes():
-    script = ROOT / "tools" / "release_check.py"
-    ok = subprocess.run([sys.executable, str(script), f"v{VERSION}"], capture_output=True, text=True)
+    script = [sys.executable, "-m", "dsx_book.release_check"]   # 发布工作流这样运行它
+    ok = subprocess.run([*script, f"v{VERSION}"], capture_output=True, text=True)
     assert ok.returncode == 0 and "版本号一致" in ok.stdout, ok.stdout + ok.stderr
-    bad = subprocess.run([sys.executable, str(script), f"v{NEXT}"], capture_output=True, text=True)
+    bad = subprocess.run([*script, f"v{NEXT}"], capture_output=True, text=True)
     assert bad.returncode == 1 and f"先把 __version__ 改成 {NEXT}" in bad.stdout, bad.stdout + bad.stderr
 
 
@@ -259,15 +259,15 @@ def test_wheel_holds_package_static_files_and_version(dist):
         assert name in names, f"wheel 里缺少 {name}"
     meta = zipfile.ZipFile(dist[0]).read(f"dsx_util-{VERSION}.dist-info/METADATA").decode()
     assert re.search(rf"^Version: {re.escape(VERSION)}$", meta, re.M)
-    assert not any(n.startswith(("tests/", "book/", "tools/")) for n in names), "wheel 里只应有 dsx_util"
+    assert not any(n.startswith(("tests/", "book/", "tools/", "dsx_book")) for n in names), "wheel 里只应有 dsx_util"
 
 
 def test_sdist_holds_the_package_without_the_book(dist):
     import tarfile
     names = [n.split("/", 1)[1] for n in tarfile.open(dist[1]).getnames() if "/" in n]
     assert "dsx_util/widgets/static/explorers.js" in names and "pyproject.toml" in names
-    assert not any(n.startswith(("tests/", "book/", "tools/", ".github/")) for n in names), \
-        [n for n in names if n.startswith(("tests/", "book/", "tools/", ".github/"))]
+    book_only = ("tests/", "book/", "tools/", "dsx_book/", ".github/")   # 本书的测试、章节与构建包不进 sdist
+    assert not any(n.startswith(book_only) for n in names), [n for n in names if n.startswith(book_only)]
 
 
 def test_wheel_works_in_a_fresh_venv(dist, tmp_path):

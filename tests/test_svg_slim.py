@@ -1,4 +1,4 @@
-"""构建时变小的插图（tools/svg_slim.py）：每个点的位置不变，在 Chromium 里看起来与原图相同，书里的图都已变小。"""
+"""构建时变小的插图（dsx_book/svg_slim.py）：每个点的位置不变，在 Chromium 里看起来与原图相同，书里的图都已变小。"""
 import io
 import random
 import re
@@ -9,8 +9,7 @@ import pytest
 
 from conftest import ROOT, html_dir
 
-sys.path.insert(0, str(ROOT / "tools"))
-from svg_slim import slim_path, slim_svg  # noqa: E402
+from dsx_book.svg_slim import slim_path, slim_svg
 
 RELATIVE = re.compile(r"[mlhvcqz]|-?(?:\d+\.?\d*|\.\d+)")
 ARGS = {"m": 2, "l": 2, "h": 1, "v": 1, "c": 6, "q": 4, "z": 0}
@@ -107,7 +106,7 @@ fig.savefig(sys.stdout.buffer, format="svg")
 
 def draw(kind, tmp_path_factory):
     done = subprocess.run([sys.executable, "-c", FIGURE, kind], capture_output=True, cwd=ROOT,
-                          env={"MPLCONFIGDIR": str(tmp_path_factory.mktemp("mpl")), "PYTHONPATH": str(ROOT),
+                          env={"MPLCONFIGDIR": str(tmp_path_factory.mktemp("mpl")),
                                "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     return done.stdout.decode("utf-8")

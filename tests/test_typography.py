@@ -1,6 +1,6 @@
 """中文排版：源文件换行带来的多余空格被删掉（代码与公式不受影响），执行状态页是中文。
 
-前半部分直接测 tools/dsx_typography.py 的规则；后半部分检查构建好的网页（需要先构建本书）。
+前半部分直接测 dsx_book/typography.py 的规则；后半部分检查构建好的网页（需要先构建本书）。
 """
 import re
 
@@ -11,7 +11,7 @@ from docutils.frontend import get_default_settings
 from docutils.parsers.rst import Parser
 
 from conftest import chapter_paths, html_dir
-from dsx_typography import _fix_spaces, _keep_punctuation_with_math, clean_spaces
+from dsx_book.typography import _fix_spaces, _keep_punctuation_with_math, clean_spaces
 
 
 @pytest.mark.parametrize("text, before, after, expected", [

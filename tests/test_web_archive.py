@@ -15,7 +15,7 @@ from test_browser_explorers import (  # noqa: F401
     test_gamma_beta_sliders_in_book_page,
     test_per_feature_gamma_in_book_page,
 )
-from web_archive import ARCHIVE, FONT_PRELOAD, FONT_URL, TOP, build, site_files
+from dsx_book.web_archive import ARCHIVE, FONT_PRELOAD, FONT_URL, TOP, build, site_files
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +54,7 @@ def test_archive_is_the_built_site(archive):
 
 def test_archive_carries_the_package(archive):
     """离线网页版也带着 dsx_util 的 wheel 与 sdist（首页的下载链接指向它们），与 make dist 构建的相同。"""
-    from nbsync import package_version, wheel_name
+    from dsx_book.nbsync import package_version, wheel_name
     for name in (wheel_name(), f"dsx_util-{package_version()}.tar.gz"):
         assert archive.read(f"{TOP}/dist/{name}") == (ROOT / "_build" / "dist" / name).read_bytes(), name
 

@@ -138,7 +138,7 @@ def chapter_cells(chapter_stem):
     """生成放在该章 “## 练习” 单元格之后的全部单元格（nbformat v4 单元格列表）。
 
     每道练习依次是：题目（markdown）、模板（代码，标签 exercise-template；纯 Python 练习另加 inpage-exercise，
-    网页上就地变成编辑器，见 tools/dsx_inpage.py）、检查（代码，标签 exercise-check；网页练习的检查单元格
+    网页上就地变成编辑器，见 dsx_book/inpage.py）、检查（代码，标签 exercise-check；网页练习的检查单元格
     另加 remove-output：网页上由「运行并检查」给出反馈，不显示构建时“还没有完成”的输出）、
     折叠的提示（markdown）、参考答案（代码，标签 exercise-solution；它的输出本身是收起的 <details>，
     网页、Jupyter、Colab 里都要点开才看得到）。
@@ -174,7 +174,7 @@ def fill_exercises(nb, chapter_stem):
     """把 chapter_cells(chapter_stem) 放到笔记本 nb 里 “## 练习” 标记单元格（标签 exercises）之后。
 
     标记单元格之后原有的单元格全部被替换；标记单元格本身不动。就地修改 nb，返回是否有改动
-    （重复运行结果不变，所以可以放进 tools/nbsync.py 里每次都跑）。
+    （重复运行结果不变，所以可以放进 dsx_book/nbsync.py 里每次都跑）。
     """
     markers = [i for i, c in enumerate(nb.cells) if EXERCISES_MARKER_TAG in c.get("metadata", {}).get("tags", [])]
     if len(markers) != 1:

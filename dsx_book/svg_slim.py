@@ -1,4 +1,4 @@
-"""把 matplotlib 画出的 SVG 插图变小（构建时对 _images/*.svg 运行，见 tools/dsx_trim.py），看起来不变。
+"""把 matplotlib 画出的 SVG 插图变小（构建时对 _images/*.svg 运行，见 dsx_book/trim.py），看起来不变。
 
 matplotlib 的 SVG 为了通用写得很松：每个坐标 6 位小数的绝对坐标、每个文字字形的轮廓用 1/64 单位、
 元数据、注释、每个元素一个 id、层层空的 <g>。本书的插图把中文字形存成轮廓（读者的机器不需要中文字体，

@@ -1,7 +1,7 @@
 """把一个 Markdown 单元格里的 MyST 语法改写成 Jupyter 和 Colab 能直接显示的普通 Markdown。
 
 只做文本改写；每个值（glue 的文字、式号、页面标题与网址）都由调用方传入的 resolver 提供，
-resolver 从 Sphinx 构建的结果里读出这些值（见 tools/reader_edition.py），这里不重新计算任何东西。
+resolver 从 Sphinx 构建的结果里读出这些值（见 dsx_book/reader_edition.py），这里不重新计算任何东西。
 
 resolver 需要提供：
 - glue(key) -> {mime 类型: 数据}：这一章 glue 的输出；

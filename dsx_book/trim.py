@@ -17,12 +17,12 @@
 - 颜色模式在首次绘制之前定下来：主题先把 <html data-theme> 设为 "auto"，页面加载完后它的脚本才换成
   "light" 或 "dark"；代码高亮的样式（含行高）只认 light/dark，于是代码块在加载后变高，下面的正文整体下移
   （第 3 章的布局偏移 0.107 即由此而来）。这里在 <head> 里用一行脚本按同样的规则（系统是否暗色）先定好。
-- 插图：matplotlib 写的 SVG 在构建结束时变小到原来的一半左右，看起来不变（见 tools/svg_slim.py）。
+- 插图：matplotlib 写的 SVG 在构建结束时变小到原来的一半左右，看起来不变（见 dsx_book/svg_slim.py）。
 """
 import re
 from pathlib import Path
 
-from svg_slim import slim_svg
+from .svg_slim import slim_svg
 
 SEARCH_SCRIPTS = re.compile(r'\s*<script src="[^"]*(?:searchtools|language_data|searchindex)\.js"></script>')
 DESIGN_FILES = ("sphinx-design", "design-tabs.js")
@@ -162,13 +162,3 @@ def slim_pages(app, exception):
 THEME_BEFORE_PAINT = ('(function () { var d = document.documentElement, m = d.dataset.mode;'
                       ' d.dataset.theme = (m === "light" || m === "dark") ? m :'
                       ' (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"); })();')
-
-
-def setup(app):
-    app.add_js_file(None, body=THEME_BEFORE_PAINT, priority=1)
-    app.connect("builder-inited", drop_search_scripts)
-    app.connect("html-page-context", drop_unused_design_assets)
-    app.connect("html-page-context", drop_widget_state, priority=900)
-    app.connect("build-finished", slim_figures)
-    app.connect("build-finished", slim_pages, priority=900)    # 在 slim_figures 与主题写 pygments.css 之后
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

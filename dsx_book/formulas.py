@@ -1,7 +1,7 @@
 """Sphinx 小扩展：构建时排版全部公式，网页里不再需要 MathJax 脚本。
 
 读完全部章节之后（env-updated），把所有公式一次交给 node 运行的 MathJax 3（npm 包 mathjax-full，
-见 tools/dsx_math_render.js），整本书只启动一个 node 进程；结果按公式缓存在 doctree 目录里，
+见 dsx_book/formulas.js），整本书只启动一个 node 进程；结果按公式缓存在 doctree 目录里，
 公式没有变化的重建不启动 node。写网页时，公式直接以排版好的 CommonHTML 写进页面：
 首次绘制时就能看到，之后不会重排，打印也无需脚本。
 
@@ -25,12 +25,12 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.math import get_node_equation_number
 
-from font_subset import write_woff_subset
+from .font_subset import write_woff_subset
 
 logger = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parent.parent
-RENDER_JS = Path(__file__).with_name("dsx_math_render.js")
+RENDER_JS = Path(__file__).with_name("formulas.js")
 MATHJAX = ROOT / "node_modules" / "mathjax-full"
 FONTS = MATHJAX / "es5" / "output" / "chtml" / "fonts" / "woff-v2"
 STATIC = "dsx-math"                    # 输出目录 _static/ 下的子目录
@@ -200,11 +200,3 @@ def css_characters(css):
         decoded = CSS_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)) if m.group(1) else m.group(2), text)
         chars.update(map(ord, decoded))
     return chars
-
-
-def setup(app):
-    app.add_html_math_renderer("dsx_math", (visit_math, None), (visit_displaymath, None))
-    app.connect("env-updated", typeset_all)
-    app.connect("html-page-context", add_page_assets)
-    app.connect("build-finished", write_assets)
-    return {"parallel_read_safe": True, "parallel_write_safe": False}

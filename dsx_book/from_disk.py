@@ -4,8 +4,3 @@ Sphinx 的搜索页会用 fetch() 读取每个结果页来显示摘要；浏览�
 从本地打开时关掉摘要（结果列表照常显示）；通过网站访问时不受影响。
 """
 SCRIPT = 'if (location.protocol === "file:") { DOCUMENTATION_OPTIONS.SHOW_SEARCH_SUMMARY = false; }'
-
-
-def setup(app):
-    app.add_js_file(None, body=SCRIPT, priority=210)   # 紧跟 documentation_options.js（优先级 200）之后
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,6 +1,6 @@
 """执行一个章节笔记本（不改动原文件），把执行后的笔记本写到 --out，并打印耗时。
 
-用法：python tools/run_notebook.py book/ch02_why_normalize.ipynb [--out 执行结果.ipynb] [--timeout 120]
+用法：python -m dsx_book.run_notebook book/ch02_why_normalize.ipynb [--out 执行结果.ipynb] [--timeout 120]
 用哪个 Python 运行本脚本，就用哪个 Python 的内核执行笔记本（Colab 仿真环境靠这一点）。
 """
 import argparse

@@ -1,14 +1,12 @@
 """按本书的章节模板新建一个笔记本：设置单元格 → 标题与学习目标 → 正文 → 小结 → 练习。
 
-python tools/new_chapter.py book/ch02_why_normalize.ipynb "为什么需要归一化"
+python -m dsx_book.new_chapter book/ch02_why_normalize.ipynb "为什么需要归一化"
 """
 import sys
-from pathlib import Path
 
 import nbformat
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from nbsync import EXERCISES_INTRO, SETUP_METADATA, SETUP_TAGS, setup_cell_source  # noqa: E402
+from .nbsync import EXERCISES_INTRO, SETUP_METADATA, SETUP_TAGS, setup_cell_source
 
 
 def new_chapter(path, title):

@@ -28,7 +28,7 @@ from sphinx.errors import ExtensionError
 from sphinx.locale import admonitionlabels
 from sphinx.util import logging
 
-from myst_markdown import Converter
+from .myst_markdown import Converter
 
 NOTEBOOKS_BRANCH = "notebooks"   # 发布流程把 _build/reader/ 推到这个分支的根目录
 ARCHIVE = "dsx-notebooks.zip"
@@ -194,7 +194,7 @@ def widget_cell_ids(executed):
 
 
 def local_run_notes(app, docnames):
-    import nbsync
+    from . import nbsync
     version, wheel = nbsync.package_version(), nbsync.wheel_name()
     url = web_url(app.config)
     listing = "\n".join(f"- `{Path(d).name}.ipynb`：{BuildResolver(app, d).heading_number(app.env.titles[d].astext())}"
@@ -264,7 +264,7 @@ def up_to_date(app, archive):
 
 def copy_dist(outdir):
     """把 make dist 构建的 wheel 与 sdist 复制到网站的 dist/ 下；返回 wheel 的路径（没有时给出警告并返回 None）。"""
-    import nbsync
+    from . import nbsync
     version = nbsync.package_version()
     files = [DIST / nbsync.wheel_name(version), DIST / f"dsx_util-{version}.tar.gz"]
     missing = [f.name for f in files if not f.is_file()]
@@ -325,11 +325,3 @@ def point_buttons_at_reader_edition(app, pagename, templatename, context, doctre
                 button["url"] = pathto(f"notebooks/{Path(pagename).name}.ipynb", 1)
                 button["text"] = ".ipynb"
                 button["tooltip"] = "下载本章笔记本（正文中的数字已填好）"
-
-
-def setup(app):
-    app.add_config_value("dsx_web_url", "", "env")
-    app.connect("html-page-context", point_buttons_at_reader_edition, priority=600)
-    app.connect("env-before-read-docs", remember_read_docs)
-    app.connect("build-finished", write_reader_edition)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,8 +1,8 @@
 """让每个章节笔记本保持统一：第一个单元格是标准的环境设置单元格，「## 练习」之后的单元格由
 dsx_util/exercises/items/ 里的练习文件生成（练习只在那里维护），输出与执行计数全部清空。
 
-python tools/nbsync.py          # 就地修正
-python tools/nbsync.py --check  # 只检查，有不一致就退出码 1（测试用）
+python -m dsx_book.nbsync          # 就地修正
+python -m dsx_book.nbsync --check  # 只检查，有不一致就退出码 1（测试用）
 
 设置单元格保证 dsx_util 就绪，并且总用一行中文说明它做了什么：已经装好就直接用；在 Colab 里依次试
 软件包索引上的固定版本 dsx_util==<版本号>（发布之后才有）、网页版提供的 wheel、仓库的同版本标签；
@@ -20,7 +20,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# 设置单元格的模板：__VERSION__、__WHEEL__、__PIN__、__WHEEL_URL__、__GIT__ 换成实际的值（写成字面量，tools/release_check.py 核对其中的版本号）。
+# 设置单元格的模板：__VERSION__、__WHEEL__、__PIN__、__WHEEL_URL__、__GIT__ 换成实际的值（写成字面量，dsx_book/release_check.py 核对其中的版本号）。
 # Colab 把 # @title 的单元格显示成一行标题（元数据 cellView: form），JupyterLab 按 source_hidden 折叠它。
 SETUP_TEMPLATE = '''# @title 环境设置：准备本书的工具包 dsx_util（先运行这一格，它会说明做了什么）
 import os, re, subprocess, sys, tempfile
@@ -108,7 +108,7 @@ def wheel_name(version=None):
 
 def web_url(config=None):
     """网页版的根地址（以 / 结尾）：_config.yml 里 sphinx.config.dsx_web_url，没写时是 repository.url 的 GitHub Pages
-    地址（与 tools/reader_edition.py 的 web_url 相同）。"""
+    地址（与 dsx_book/reader_edition.py 的 web_url 相同）。"""
     config = config or _config()
     explicit = ((config.get("sphinx") or {}).get("config") or {}).get("dsx_web_url")
     if explicit:
@@ -118,7 +118,7 @@ def web_url(config=None):
 
 
 def wheel_url():
-    """网页版提供的 wheel 的地址：构建时复制到网站的 dist/ 下（tools/reader_edition.py）。"""
+    """网页版提供的 wheel 的地址：构建时复制到网站的 dist/ 下（dsx_book/reader_edition.py）。"""
     return f"{web_url()}dist/{wheel_name()}"
 
 
@@ -138,8 +138,7 @@ def setup_cell_source():
 
 
 def chapters():
-    sys.path.insert(0, str(ROOT / "tests"))
-    from conftest import chapter_paths
+    from .common import chapter_paths
     return chapter_paths()
 
 

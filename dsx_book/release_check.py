@@ -1,7 +1,7 @@
 """发布前检查：版本号只有一个，所有用到它的地方都一致。
 
-    python tools/release_check.py           # 检查仓库内的版本号（make test 通过 tests/test_release.py 运行）
-    python tools/release_check.py v0.2.0    # 另外检查标签（发布工作流在打标签时运行）
+    python -m dsx_book.release_check           # 检查仓库内的版本号（make test 通过 tests/test_release.py 运行）
+    python -m dsx_book.release_check v0.2.0    # 另外检查标签（发布工作流在打标签时运行）
 
 检查的地方：dsx_util/__init__.py 的 __version__（唯一写版本号的地方）、pyproject.toml（从 __version__
 读取）、每章设置单元格固定的 dsx_util==<版本号>、wheel 的文件名与 git 标签、book/index.md 与各章正文里的
@@ -17,8 +17,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from nbsync import ROOT, package_version  # noqa: E402
+from .nbsync import ROOT, package_version
 
 RELEASE_WORKFLOW = Path(".github/workflows/release.yml")
 SEMVER = re.compile(r"\d+\.\d+\.\d+")
@@ -49,7 +48,7 @@ def _setup_cell_problems(root, version):
             problems.append(f"book/{path.name} 的设置单元格固定的版本是 dsx_util=={'/'.join(pins) or '（无）'}、"
                             f"标签 v{'/'.join(tags) or '（无）'}、wheel {'/'.join(sorted(wheels)) or '（无）'}，"
                             f"而 __version__ 是 {version}："
-                            "请运行 make sync（python tools/nbsync.py）")
+                            "请运行 make sync（python -m dsx_book.nbsync）")
     return problems
 
 

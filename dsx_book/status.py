@@ -71,10 +71,3 @@ def expire_cache_when_inputs_change(app, env, added, changed, removed):
     stamp.write_text(digest + "\n")
     return sorted(name for name in env.found_docs
                   if Path(env.doc2path(name)).suffix == ".ipynb" and name not in added and name not in changed)
-
-
-def setup(app):
-    app.add_config_value("dsx_execution_inputs", ["dsx_util"], "env")
-    app.connect("env-get-outdated", expire_cache_when_inputs_change)
-    app.add_post_transform(ChineseExecutionTable)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

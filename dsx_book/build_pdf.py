@@ -3,7 +3,7 @@
 路线：Sphinx 的 singlehtml 构建器把全书渲染成一页 HTML（与网页版同一份源文件、同一个执行缓存
 _build/.jupyter_cache，网页版是最新的时候不会再执行任何一章），再由 Debian 的 chromium（Playwright 驱动）
 打印成 PDF：公式等 MathJax 排好版后再打印（构建时已排好版的公式直接打印），书签来自各级标题（tagged PDF），
-页码在页脚。版面改造在 tools/pdf/prepare.js，打印样式在 tools/pdf/print.css，只用于 PDF。
+页码在页脚。版面改造在 dsx_book/pdf/prepare.js，打印样式在 dsx_book/pdf/print.css，只用于 PDF。
 
 打印两遍：第一遍得到各章各节所在的页码（从 PDF 书签读出），填进目录后再打印第二遍。
 结果：_build/pdf/gpt-layernorm.pdf；若网页版已构建，再复制一份到 _build/html/，首页的链接指向它。
@@ -48,7 +48,7 @@ def pdf_path():
 
 def book_info():
     """书名、作者、版本号（dsx_util.__version__，全书唯一写版本号的地方）与网页版地址（由 _config.yml 的 repository.url 推出）。"""
-    from nbsync import package_version
+    from .nbsync import package_version
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     version = package_version()
     url = config["repository"]["url"].rstrip("/")

@@ -1,6 +1,6 @@
 """Sphinx 小扩展：网页里能直接编辑、运行、检查的练习（纯 Python 练习，见 dsx_util/exercises/pure_checks.py）。
 
-- 章节笔记本里，纯 Python 练习的模板单元格带标签 inpage-exercise（由 tools/nbsync.py 生成）；本扩展在每个这样的
+- 章节笔记本里，纯 Python 练习的模板单元格带标签 inpage-exercise（由 dsx_book/nbsync.py 生成）；本扩展在每个这样的
   单元格后面放一条工具栏（「运行并检查」「重置」）和反馈区，外加一小段内联脚本。只读不练的读者不会多下载任何文件：
   内联脚本在读者第一次点工具栏或代码时才去加载 inpage.js、编辑器（CodeMirror 5）和浏览器里的 Python（Pyodide）。
 - 构建结束时把需要的文件复制进网站的 _static/：Pyodide 核心文件与 CodeMirror 来自 npm 包（make 安装到
@@ -15,7 +15,7 @@ from docutils import nodes
 from sphinx.errors import ExtensionError
 
 ROOT = Path(__file__).resolve().parent.parent
-STATIC = Path(__file__).resolve().parent / "dsx_inpage_static"
+STATIC = Path(__file__).resolve().parent / "inpage_static"
 NODE = ROOT / "node_modules"
 PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
@@ -92,7 +92,7 @@ def mark_torch_checks(doctree, docname, exercises):
     cells = [n for n in doctree.findall(nodes.container) if f"tag_{CHECK_TAG}" in n.get("classes", [])]
     if len(cells) != len(exercises):
         raise ExtensionError(f"{docname}：有 {len(cells)} 个检查单元格，但目录里有 {len(exercises)} 道练习。"
-                             "请运行 python tools/nbsync.py。")
+                             "请运行 python -m dsx_book.nbsync。")
     for cell, ex in zip(cells, exercises):
         if ex.in_page:
             continue
@@ -111,7 +111,7 @@ def add_toolbars(app, doctree, docname):
     cells = [n for n in doctree.findall(nodes.container) if f"tag_{TAG}" in n.get("classes", [])]
     if len(cells) != len(exercises):
         raise ExtensionError(f"{docname}：有 {len(cells)} 个带 {TAG} 标签的单元格，但目录里有 {len(exercises)} 道"
-                             "网页练习。请运行 python tools/nbsync.py。")
+                             "网页练习。请运行 python -m dsx_book.nbsync。")
     static = "../" * docname.count("/") + "_static/dsx_inpage/"
     for n, (cell, ex) in enumerate(zip(cells, exercises)):
         cell["classes"].append("dsx-inpage-code")
@@ -140,9 +140,3 @@ def copy_runtime(app, exception):
         (out / "dsx_inpage" / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, out / "dsx_inpage" / rel)
     (out / "dsx_inpage" / PAGE_LIST).write_text(json.dumps([rel for rel, _ in page_files()]), encoding="utf-8")
-
-
-def setup(app):
-    app.connect("doctree-resolved", add_toolbars)
-    app.connect("build-finished", copy_runtime)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

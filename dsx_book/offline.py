@@ -15,8 +15,3 @@ def _is_thebe(script):
 def remove_thebe_scripts(app, pagename, templatename, context, doctree):
     if "script_files" in context:
         context["script_files"] = [s for s in context["script_files"] if not _is_thebe(s)]
-
-
-def setup(app):
-    app.connect("html-page-context", remove_thebe_scripts, priority=900)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,4 +1,4 @@
-// 构建时排版公式：由 tools/dsx_math.py 调用，整本书只启动一次。
+// 构建时排版公式：由 dsx_book/formulas.py 调用，整本书只启动一次。
 // 标准输入：{"fontURL": "...", "formulas": [{"tex": "...", "display": true}, ...]}
 // 标准输出：{"html": [每个公式的 <mjx-container>，或 null], "errors": [错误信息或 null], "css": "全书公式共用的样式"}
 // 用的是 npm 包 mathjax-full（MathJax 3，与浏览器里原来的排版引擎相同），输出 CommonHTML。

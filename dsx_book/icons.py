@@ -15,7 +15,7 @@ pydata-sphinx-theme 在每页加载 Font Awesome 的脚本 fontawesome.js（约 
 import re
 from pathlib import Path
 
-from font_subset import write_woff_subset
+from .font_subset import write_woff_subset
 
 from sphinx.util import logging
 
@@ -113,7 +113,7 @@ def write_subsets(app, exception):
                           stamps=Path(app.doctreedir) / "font-subsets.json")
         rules.append(f'@font-face {{ font-family: "{family}"; font-style: normal; font-weight: {weight}; '
                      f'font-display: block; src: url("{name}.woff") format("woff"); }}')
-    css = "/* 本书用到的图标（由 tools/dsx_icons.py 生成的子集字体），覆盖主题的完整图标字体 */\n"
+    css = "/* 本书用到的图标（由 dsx_book/icons.py 生成的子集字体），覆盖主题的完整图标字体 */\n"
     (target / "icons.css").write_text(css + "\n".join(rules) + "\n", encoding="utf-8")
 
 
@@ -122,10 +122,3 @@ def preload_subsets(app, pagename, templatename, context, doctree):
     links = "".join(f'<link rel="preload" href="{root}{name}.woff" as="font" type="font/woff" crossorigin>\n'
                     for name in PRELOAD)
     context["metatags"] = context.get("metatags", "") + links
-
-
-def setup(app):
-    app.connect("builder-inited", drop_icon_script)
-    app.connect("html-page-context", preload_subsets)
-    app.connect("build-finished", write_subsets)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

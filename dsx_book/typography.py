@@ -104,9 +104,3 @@ class ChineseTypographyAfterReferences(SphinxPostTransform):
 
     def run(self, **kwargs):
         apply_typography(self.document)
-
-
-def setup(app):
-    app.add_transform(ChineseTypography)
-    app.add_post_transform(ChineseTypographyAfterReferences)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}
