@@ -117,3 +117,93 @@ def test_text_sizes_are_read_from_slimmed_figures():
     sizes = text_sizes_pt(slim_svg(out.getvalue()))
     assert min(sizes) == pytest.approx(9.5) and max(sizes) == pytest.approx(14)
     assert {round(s, 1) for s in sizes} == {9.5, 11.0, 12.0, 14.0}
+
+
+# ---------------------------------------------------------------- 拆开多幅子图（dsx_util.plotting.split_panels）
+def two_panels(sharey):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import dsx_util
+    dsx_util.use_cjk_font()
+    fig, axes = plt.subplots(1, 2, figsize=(7, 3), sharey=sharey)
+    for ax, k in zip(axes, (1, 2)):
+        ax.plot([0, 1, 2], [0, k, 4])
+        ax.set_title(f"第 {k} 幅")
+        ax.set_xlabel("横轴")
+    axes[0].set_ylabel("纵轴")
+    fig.suptitle("总标题")
+    fig.tight_layout()
+    return fig, axes
+
+
+def svg_width_pt(svg):
+    return float(re.search(r'<svg[^>]*\bwidth="([\d.]+)pt"', svg).group(1))
+
+
+def test_split_panels_gives_one_svg_per_panel_and_restores_the_figure():
+    import matplotlib.pyplot as plt
+    from dsx_util.plotting import split_panels
+    fig, axes = two_panels(sharey=True)
+    title, svgs = split_panels(fig)
+    assert title == "总标题" and len(svgs) == 2
+    full = fig.get_size_inches()[0] * 72
+    assert all(svg_width_pt(s) < 0.6 * full for s in svgs), [svg_width_pt(s) for s in svgs]
+    # 共用 y 轴时右边那幅原本没有刻度数字；拆开后与不共用 y 轴的同一幅图一样多段文字（刻度数字都在）
+    fig2, _ = two_panels(sharey=False)
+    _, svgs2 = split_panels(fig2)
+    assert len(text_sizes_pt(svgs[1])) == len(text_sizes_pt(svgs2[1]))
+    # 总标题不画进子图（它作为文字显示）；图恢复原样
+    assert fig._suptitle.get_visible() and all(ax.get_visible() for ax in axes)
+    assert axes[1].yaxis.get_tick_params(which="major").get("labelleft") is False
+    plt.close("all")
+
+
+def test_sharey_right_panel_gains_its_tick_labels():
+    """对照：不拆时右边那幅（共用 y 轴）的文字比拆开后少，即拆开确实补上了刻度数字。"""
+    import io
+    import matplotlib.pyplot as plt
+    from dsx_util.plotting import split_panels
+    fig, axes = two_panels(sharey=True)
+    axes[0].set_visible(False)
+    fig._suptitle.set_visible(False)
+    out = io.StringIO()
+    fig.savefig(out, format="svg")
+    axes[0].set_visible(True)
+    fig._suptitle.set_visible(True)
+    _, svgs = split_panels(fig)
+    assert len(text_sizes_pt(svgs[1])) > len(text_sizes_pt(out.getvalue()))
+    plt.close("all")
+
+
+def test_single_panel_and_twin_axes_are_not_split():
+    import matplotlib.pyplot as plt
+    from dsx_util.plotting import split_panels
+    fig, ax = plt.subplots()
+    ax.twinx()
+    assert split_panels(fig) == (None, [])
+    plt.close("all")
+
+
+def test_show_figure_displays_title_then_panels():
+    """笔记本里（IPython）：plt.show() 经过 show_figure，输出总标题（HTML 文字）和每幅子图一张 SVG；单幅的图照常一张。"""
+    import matplotlib.pyplot as plt
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+    from matplotlib.figure import Figure
+    import dsx_util
+    shell = InteractiveShell.instance()
+    dsx_util.use_cjk_font()
+    assert shell.display_formatter.ipython_display_formatter.lookup_by_type(Figure) is not None
+    fig, _ = two_panels(sharey=True)
+    with capture_output() as captured:
+        shell.display_formatter.format(fig)
+    kinds = [sorted(set(out.data) - {"text/plain"}) for out in captured.outputs]
+    assert kinds == [["text/html"], ["image/svg+xml"], ["image/svg+xml"]], kinds
+    assert "总标题" in captured.outputs[0].data["text/html"]
+    single, ax = plt.subplots()
+    ax.set_title("一幅")
+    with capture_output() as captured:
+        shell.display_formatter.format(single)
+    assert [sorted(out.data) for out in captured.outputs] == [["image/svg+xml", "text/plain"]]
+    plt.close("all")
