@@ -105,6 +105,25 @@ def _panels(fig):
     return list(groups.values()) if len(groups) > 1 else []
 
 
+def _panel_bbox(ax, renderer):
+    """一幅子图占的区域（显示坐标）。坐标轴关掉的图（格子图、示意图）只算画出来的东西，不留坐标范围里的空白。"""
+    from matplotlib.transforms import Bbox
+
+    if ax.axison:
+        return ax.get_tightbbox(renderer)
+    frame = ax.get_window_extent(renderer)
+    parts = []
+    for artist in (*ax.patches, *ax.lines, *ax.collections, *ax.texts, ax.title, ax.get_legend()):
+        if artist is None or not artist.get_visible() or (artist is ax.title and not artist.get_text()):
+            continue
+        extent = artist.get_window_extent(renderer)
+        if artist.get_clip_on() and artist.get_clip_box() is not None:   # 裁在坐标框里的部分才画得出来
+            extent = Bbox.intersection(extent, frame)
+        if extent is not None and extent.width > 0 and extent.height > 0:
+            parts.append(extent)
+    return Bbox.union(parts) if parts else ax.get_tightbbox(renderer)
+
+
 def split_panels(fig):
     """把多幅子图的图拆开：返回 (总标题, [每幅子图一张 SVG 的文字])；只有一幅子图时返回 (None, [])。
 
@@ -135,7 +154,7 @@ def split_panels(fig):
             for ax in fig.axes:
                 ax.set_visible(ax in group)
             fig.canvas.draw()
-            box = Bbox.union([ax.get_tightbbox(renderer) for ax in group]).transformed(to_inches)
+            box = Bbox.union([_panel_bbox(ax, renderer) for ax in group]).transformed(to_inches)
             out = io.BytesIO()
             fig.savefig(out, format="svg", bbox_inches=box.padded(0.04),
                         facecolor=fig.get_facecolor(), edgecolor=fig.get_edgecolor())

@@ -207,3 +207,21 @@ def test_show_figure_displays_title_then_panels():
         shell.display_formatter.format(single)
     assert [sorted(out.data) for out in captured.outputs] == [["image/svg+xml", "text/plain"]]
     plt.close("all")
+
+
+def test_panels_without_axes_are_cropped_to_what_is_drawn():
+    """坐标轴关掉的子图（格子图）只裁到画出来的格子和标题：坐标范围里的大片空白不留在图里。"""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+    from dsx_util.plotting import split_panels
+    fig, axes = plt.subplots(1, 2, figsize=(7, 3))
+    for ax in axes:
+        ax.add_patch(Rectangle((0, 0), 1, 1))
+        ax.set_xlim(0, 1)
+        ax.set_ylim(-3, 1)          # 格子只占坐标范围的上面四分之一
+        ax.axis("off")
+    _, svgs = split_panels(fig)
+    frame_h = axes[0].get_position().height * 3 * 72
+    heights = [float(re.search(r'<svg[^>]*\bheight="([\d.]+)pt"', s).group(1)) for s in svgs]
+    assert all(h < 0.4 * frame_h for h in heights), (heights, frame_h)
+    plt.close("all")
