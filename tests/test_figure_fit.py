@@ -12,7 +12,7 @@ MIN_TEXT_PX = 9
 PT_TO_PX = 4 / 3
 
 # matplotlib 把文字存成轮廓（svg.fonttype = path）：一段文字是 <g transform="translate(…) [rotate(…)] scale(s -s)">，
-# 字号 = 100·s 磅（matplotlib 的 TextToPath.FONT_SCALE 是 100）。tools/svg_slim.py 变小之后仍是这个写法。
+# 字号 = 100·s 磅（matplotlib 的 TextToPath.FONT_SCALE 是 100）。dsx_book/svg_slim.py 变小之后仍是这个写法。
 TEXT_GROUP = re.compile(r'<g transform="translate\([^)]*\)(?: rotate\([^)]*\))? scale\(([\d.]+) -([\d.]+)\)"')
 
 
@@ -98,12 +98,12 @@ def test_figures_are_inverted_in_dark_mode(browser, site_url, figure_pages):
 
 
 def test_text_sizes_are_read_from_slimmed_figures():
-    """读字号的办法对 tools/svg_slim.py 变小后的 matplotlib SVG 有效：读出的正是画图时给的字号。"""
+    """读字号的办法对 dsx_book/svg_slim.py 变小后的 matplotlib SVG 有效：读出的正是画图时给的字号。"""
     import io
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from svg_slim import slim_svg
+    from dsx_book.svg_slim import slim_svg
     import dsx_util
     dsx_util.use_cjk_font()
     fig, ax = plt.subplots(figsize=(3, 2))
