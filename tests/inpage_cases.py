@@ -3,6 +3,13 @@
 CPython 的测试（test_inpage_checks.py）和浏览器测试（test_inpage_browser.py）用同一批代码，
 这样才能比较同一段代码在两处得到的错误代码。
 """
+import importlib
+
+
+def _folder_mistakes(ex_id):
+    return importlib.import_module(f"dsx_util.exercises.items.{ex_id.replace('-', '_')}.mistakes")
+
+
 RELU = {
     "negative_kept": "def relu_list(values):\n    return list(values)\n",
     "abs_used": "def relu_list(values):\n    return [abs(v) for v in values]\n",
@@ -144,6 +151,9 @@ MISTAKES = {
     "ch07-batch-norm-lists": BATCH_NORM_LISTS,
     "ch08-rms-norm-list": RMS_NORM_LIST,
     "ch11-stable-var-list": STABLE_VAR,
+    # 按 issue 21 布局写的练习：错误写法在练习文件夹的 mistakes.py 里，这里只取一个代码的那些
+    **{ex_id: {codes[0]: src for _, codes, src in _folder_mistakes(ex_id).MISTAKES if len(codes) == 1}
+       for ex_id in ("ch12-dyt-list",)},
 }
 
 # 各练习都适用的通用情形：{错误代码: 代码}；{entry} 换成练习要写的函数名
@@ -227,3 +237,6 @@ def rms_norm_list(values, gamma, eps=1e-6):
      "def stable_var(values):\n    m = sum(values) / len(values)\n    return sum((v - m) ** 2 for v in values) / len(values) ** 2\n",
      ["variance_wrong_divisor"]),
 ]
+NOVEL += [(ex_id, what, src, codes) for ex_id in ("ch12-dyt-list",)
+          for what, codes, src in _folder_mistakes(ex_id).MISTAKES + _folder_mistakes(ex_id).NOVEL
+          if len(codes) > 1 or (what, codes, src) in _folder_mistakes(ex_id).NOVEL]

@@ -29,9 +29,17 @@ _CLASS_CHECKERS = {"check_layer_norm": "layernorm_check", "check_mean_var": "sta
 
 
 def _checker_exports():
+    from pathlib import Path
+
     from .catalog import EXERCISES
-    return {ex.checker: "pure_checks" if ex.in_page else _CLASS_CHECKERS.get(ex.checker, "simple_checks")
-            for ex in EXERCISES}
+    items = Path(__file__).parent / "items"
+
+    def module(ex):   # 文件夹里有 check.py（issue 21 的布局）就从那里取
+        folder = ex.id.replace("-", "_")
+        if (items / folder / "check.py").exists():
+            return f"items.{folder}.check"
+        return "pure_checks" if ex.in_page else _CLASS_CHECKERS.get(ex.checker, "simple_checks")
+    return {ex.checker: module(ex) for ex in EXERCISES}
 
 
 _EXPORTS.update(_checker_exports())

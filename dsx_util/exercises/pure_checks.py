@@ -834,3 +834,32 @@ def run_source(source, checker, entry, spec=None):
     if not callable(fn):
         return CheckResult(title, codes=["missing_name"], messages=[message(None, "missing_name", name=entry)]).as_dict()
     return check(fn, show=False).as_dict()
+
+
+# ---------------------------------------------------------------- 文件夹里自带 check.py 的练习（issue 21 的布局）
+def _load_folder_checks():
+    """练习文件夹 items/<id>/check.py 里的网页练习检查器，在这里导入一次，登记进 CHECKERS。
+
+    网页（Pyodide）里只有 core.py 与本文件，没有 items 包：那里什么也不做。
+    """
+    import importlib
+    import os
+    items = os.path.join(os.path.dirname(os.path.abspath(__file__)), "items")
+    if not os.path.isdir(items) or not __package__:
+        return
+    for folder in sorted(os.listdir(items)):
+        meta = os.path.join(items, folder, "__init__.py")
+        if not os.path.exists(os.path.join(items, folder, "check.py")) or not os.path.exists(meta):
+            continue
+        with open(meta, encoding="utf-8") as f:
+            in_page = "IN_PAGE = True" in f.read()
+        if in_page:
+            try:
+                module = importlib.import_module(f"{__package__}.items.{folder}.check")
+            except ImportError:
+                continue
+            # 与写在本文件里的检查器一样，也能以 pure_checks.<名字> 取到
+            globals().update({k: v for k, v in vars(module).items() if isinstance(v, _Checker)})
+
+
+_load_folder_checks()

@@ -1170,3 +1170,16 @@ def check_stable_layer_norm(fn):
         if failure is not None:
             return finish(exercise, [failure])
     return finish(exercise, [])
+
+
+# ---------------------------------------------------------------- 文件夹里自带 check.py 的练习（issue 21 的布局）
+def _load_folder_checks():
+    """练习文件夹 items/<id>/check.py 里的（非网页）检查器，在这里导入一次，登记进 CHECKERS。"""
+    import importlib
+    from pathlib import Path
+    for check in sorted((Path(__file__).parent / "items").glob("*/check.py")):
+        if "IN_PAGE = True" not in (check.parent / "__init__.py").read_text(encoding="utf-8"):
+            importlib.import_module(f"{__package__}.items.{check.parent.name}.check")
+
+
+_load_folder_checks()

@@ -1,0 +1,46 @@
+"""练习 ch12-dyt-list 编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。
+
+每条是 (说明, 代码列表, 学习者的整段代码)。
+"""
+_DYT = '''import math
+
+
+def dyt_list(values, alpha, gamma, beta):
+    return [{y} for v, g, b in zip(values, gamma, beta)]
+'''
+
+MISTAKES = [
+    ("漏了 γ", ["no_gamma"], _DYT.format(y="math.tanh(alpha * v) + b")),
+    ("漏了 β", ["no_beta"], _DYT.format(y="g * math.tanh(alpha * v)")),
+    ("α 乘在 tanh 外面", ["alpha_outside"], _DYT.format(y="g * alpha * math.tanh(v) + b")),
+    ("没用 α", ["no_alpha"], _DYT.format(y="g * math.tanh(v) + b")),
+    ("β 放进了 tanh 里", ["beta_inside"], _DYT.format(y="g * math.tanh(alpha * v + b)")),
+    ("γ 与 β 对调", ["gamma_beta_swapped"], _DYT.format(y="b * math.tanh(alpha * v) + g")),
+    ("先做了层归一化", ["normalized_first"], '''import math
+
+
+def dyt_list(values, alpha, gamma, beta):
+    mu = sum(values) / len(values)
+    sd = math.sqrt(sum((v - mu) ** 2 for v in values) / len(values) + 1e-5)
+    return [g * math.tanh(alpha * (v - mu) / sd) + b for v, g, b in zip(values, gamma, beta)]
+'''),
+    ("两处典型错误：漏了 γ 和 β", ["no_gamma", "no_beta"], _DYT.format(y="math.tanh(alpha * v)")),
+    ("修改了输入", ["modified_input"], '''import math
+
+
+def dyt_list(values, alpha, gamma, beta):
+    for i, (v, g, b) in enumerate(zip(values, gamma, beta)):
+        values[i] = g * math.tanh(alpha * v) + b
+    return values
+'''),
+]
+NOVEL = [   # 编目之外的错误：靠逐步诊断指出错在哪一步
+    ("除以了所有输入的最大绝对值（不是逐元素，大输入也因此不再饱和）", ["not_elementwise", "not_saturating"], '''import math
+
+
+def dyt_list(values, alpha, gamma, beta):
+    m = max(abs(v) for v in values)
+    return [g * math.tanh(alpha * v / m) + b for v, g, b in zip(values, gamma, beta)]
+'''),
+    ("用了没有饱和的近似 tanh(x) ≈ x", ["not_saturating"], _DYT.format(y="g * (alpha * v) + b")),
+]

@@ -1,0 +1,45 @@
+"""练习 ch12-qk-norm-scores 编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。"""
+_QK = '''import torch
+
+
+def qk_norm_scores(q, k, eps=1e-6):
+    d = q.shape[-1]
+    q_hat = {qh}
+    k_hat = {kh}
+    return {ret}
+'''
+_RMS = "{z} * torch.rsqrt({z}.pow(2).mean(dim=-1, keepdim=True) + eps)"
+
+
+def _qk(qh=None, kh=None, ret="q_hat @ k_hat.transpose(-2, -1) / d ** 0.5"):
+    return _QK.format(qh=qh or _RMS.format(z="q"), kh=kh or _RMS.format(z="k"), ret=ret)
+
+
+MISTAKES = [
+    ("只归一化了 q", ["only_q_normalized"], _qk(kh="k")),
+    ("只归一化了 k", ["only_k_normalized"], _qk(qh="q")),
+    ("都没归一化", ["no_normalization"], _qk(qh="q", kh="k")),
+    ("归一化成单位长度", ["unit_length"], _qk(qh="q / torch.sqrt(q.pow(2).sum(dim=-1, keepdim=True) + eps)",
+                                          kh="k / torch.sqrt(k.pow(2).sum(dim=-1, keepdim=True) + eps)")),
+    ("忘了除以 √d", ["missing_scale"], _qk(ret="q_hat @ k_hat.transpose(-2, -1)")),
+    ("除以 d", ["divided_by_d"], _qk(ret="q_hat @ k_hat.transpose(-2, -1) / d")),
+    ("k̂ @ q̂ᵀ", ["transposed"], _qk(ret="k_hat @ q_hat.transpose(-2, -1) / d ** 0.5")),
+    ("沿词元那一维归一化", ["wrong_dim"], _qk(qh="q * torch.rsqrt(q.pow(2).mean(dim=-2, keepdim=True) + eps)",
+                                            kh="k * torch.rsqrt(k.pow(2).mean(dim=-2, keepdim=True) + eps)")),
+    ("做成了层归一化", ["subtracted_mean"],
+     _qk(qh="(q - q.mean(-1, keepdim=True)) * torch.rsqrt((q - q.mean(-1, keepdim=True)).pow(2).mean(-1, keepdim=True) + eps)",
+         kh="(k - k.mean(-1, keepdim=True)) * torch.rsqrt((k - k.mean(-1, keepdim=True)).pow(2).mean(-1, keepdim=True) + eps)")),
+    ("ε 在根号外", ["eps_outside_sqrt"], _qk(qh="q / (q.pow(2).mean(dim=-1, keepdim=True).sqrt() + eps)",
+                                          kh="k / (k.pow(2).mean(dim=-1, keepdim=True).sqrt() + eps)")),
+    ("ε 写死", ["eps_ignored"], _qk(qh="q * torch.rsqrt(q.pow(2).mean(dim=-1, keepdim=True) + 1e-6)",
+                                  kh="k * torch.rsqrt(k.pow(2).mean(dim=-1, keepdim=True) + 1e-6)")),
+    ("没有 ε", ["eps_ignored"], _qk(qh="q * torch.rsqrt(q.pow(2).mean(dim=-1, keepdim=True))",
+                             kh="k * torch.rsqrt(k.pow(2).mean(dim=-1, keepdim=True))")),
+    ("原地修改了 q", ["modified_input"], _qk(qh="q.mul_(torch.rsqrt(q.pow(2).mean(dim=-1, keepdim=True) + eps))")),
+]
+NOVEL = [
+    ("ε 写成了 1（比均方大得多）", ["wrong_output", "not_scale_invariant"],
+     _qk(qh="q * torch.rsqrt(q.pow(2).mean(dim=-1, keepdim=True) + 1.0)",
+         kh="k * torch.rsqrt(k.pow(2).mean(dim=-1, keepdim=True) + 1.0)")),
+    ("分数多乘了 2", ["wrong_output", "exceeds_bound"], _qk(ret="2 * q_hat @ k_hat.transpose(-2, -1) / d ** 0.5")),
+]

@@ -1,0 +1,46 @@
+"""练习 ch12-zero-centered-rms-norm 编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。"""
+_ZC = '''import torch
+
+
+def zero_centered_rms_norm(x, gamma, eps=1e-6):
+    x32 = {x32}
+    mean_sq = x32.pow(2).mean(dim={dim}, keepdim=True)
+    y = x32 * {inv} * {scale}
+    return {ret}
+'''
+
+
+def _zc(x32="x.float()", dim="-1", inv="torch.rsqrt(mean_sq + eps)", scale="(1 + gamma.float())", ret="y.to(x.dtype)"):
+    return _ZC.format(x32=x32, dim=dim, inv=inv, scale=scale, ret=ret)
+
+
+MISTAKES = [
+    ("乘了 γ 而不是 1 + γ", ["gamma_not_zero_centered"], _zc(scale="gamma.float()")),
+    ("没乘缩放参数", ["no_gamma"], _zc(scale="1.0")),
+    ("没转回输入的类型", ["wrong_dtype"], _zc(ret="y")),
+    ("直接在 float16 里算", ["computed_in_low_precision"], _zc(x32="x", scale="(1 + gamma.to(x.dtype))")),
+    ("减去了均值", ["subtracted_mean"], _zc(x32="x.float() - x.float().mean(dim=-1, keepdim=True)")),
+    ("ε 在根号外", ["eps_outside_sqrt"], _zc(inv="1 / (torch.sqrt(mean_sq) + eps)")),
+    ("ε 写死成 1e-6", ["eps_ignored"], _zc(inv="torch.rsqrt(mean_sq + 1e-6)")),
+    ("没有 ε", ["no_eps"], _zc(inv="torch.rsqrt(mean_sq)")),
+    ("少开平方", ["missing_sqrt"], _zc(inv="1 / (mean_sq + eps)")),
+    ("沿第 0 维求均方", ["wrong_dim"], _zc(dim="0")),
+    ("原地修改了输入", ["modified_input"], '''import torch
+
+
+def zero_centered_rms_norm(x, gamma, eps=1e-6):
+    x32 = x.float()
+    y = (x32 * torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + eps) * (1 + gamma.float())).to(x.dtype)
+    x.zero_()
+    return y
+'''),
+]
+NOVEL = [
+    ("均方在 float32 里算，乘法却在 float16 里做", ["low_precision_error"], '''import torch
+
+
+def zero_centered_rms_norm(x, gamma, eps=1e-6):
+    inv = torch.rsqrt(x.float().pow(2).mean(dim=-1, keepdim=True) + eps).to(x.dtype)
+    return x * inv * (1 + gamma).to(x.dtype)
+'''),
+]
