@@ -337,6 +337,24 @@ FAULTS = [
 ]
 
 
+def _folder_faults(ex_id):
+    """按 issue 21 布局写的练习：错误写法在练习文件夹的 mistakes.py 里（整段代码），取只有一个代码的那些。"""
+    import importlib
+    from dsx_util.exercises.catalog import get_exercise
+    ex = get_exercise(ex_id)
+    module = importlib.import_module(f"dsx_util.exercises.items.{ex_id.replace('-', '_')}.mistakes")
+    out = []
+    for _, codes, source in module.MISTAKES + getattr(module, "NOVEL", []):
+        if len(codes) == 1:
+            ns = {}
+            exec(compile(source, "<mistake>", "exec"), ns)
+            out.append((ex.checker, codes[0], ns[ex.entry]))
+    return out
+
+
+FAULTS += [f for ex_id in ("ch12-zero-centered-rms-norm", "ch12-qk-norm-scores") for f in _folder_faults(ex_id)]
+
+
 @pytest.mark.parametrize("checker, code, fn", FAULTS, ids=[f"{c}-{code}" for c, code, _ in FAULTS])
 def test_fault_gets_its_code(checker, code, fn, capsys):
     result = sc.CHECKERS[checker](fn)

@@ -79,10 +79,14 @@ def check_qk_norm_scores(fn):
             failure = _judge_tensor(value, want, wrong, CODES, label=label, atol=1e-4, rtol=1e-4,
                                     fields=dict(fields, eps=eps))
         changed = [i for i, (a, g) in enumerate(((q, gq), (k, gk)), start=1) if not torch.equal(a, g)]
-        findings = ([failure] if failure else []) + (
+        if failure is not None and failure[0] == "wrong_output":   # 不像任何典型错误：说出违反了哪条性质
+            steps = _steps(fn, q, k, d)
+            failure = steps[0] if len(steps) == 1 else failure
+            extra = steps[1:] if len(steps) > 1 else []
+        else:
+            extra = []
+        findings = ([failure] if failure else []) + extra + (
             [("modified_input", _msg(CODES, "modified_input", label=label, index=changed[0]))] if changed else [])
-        if failure is not None and failure[0] == "wrong_output":
-            findings += _steps(fn, q, k, d)
         if findings:
             return finish(exercise, findings)
     return finish(exercise, [])

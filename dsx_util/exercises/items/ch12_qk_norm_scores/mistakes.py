@@ -38,8 +38,8 @@ MISTAKES = [
     ("原地修改了 q", ["modified_input"], _qk(qh="q.mul_(torch.rsqrt(q.pow(2).mean(dim=-1, keepdim=True) + eps))")),
 ]
 NOVEL = [
-    ("ε 写成了 1（比均方大得多）", ["wrong_output", "not_scale_invariant"],
+    ("ε 写成了 1（比均方大得多）", ["not_scale_invariant"],
      _qk(qh="q * torch.rsqrt(q.pow(2).mean(dim=-1, keepdim=True) + 1.0)",
          kh="k * torch.rsqrt(k.pow(2).mean(dim=-1, keepdim=True) + 1.0)")),
-    ("分数多乘了 2", ["wrong_output", "exceeds_bound"], _qk(ret="2 * q_hat @ k_hat.transpose(-2, -1) / d ** 0.5")),
+    ("分数多乘了 2", ["exceeds_bound"], _qk(ret="2 * q_hat @ k_hat.transpose(-2, -1) / d ** 0.5")),
 ]
