@@ -139,16 +139,16 @@ def tiny_config(vocab_size=16, context_length=32, emb_dim=32, n_layers=4, n_head
 
 
 def eval_windows(tokens, context_length):
-    """把 tokens 切成不重叠的窗口，返回 (输入 [n, T], 目标 [n, T])；目标是输入右移一位。"""
-    n = (len(tokens) - 1) // context_length
-    x = tokens[: n * context_length + 1]
-    return x[:-1].view(n, context_length), x[1:].view(n, context_length)
+    """把 tokens 切成不重叠的窗口，返回 (输入 [窗口数, T], 目标 [窗口数, T])；目标是输入右移一位。"""
+    windows = (len(tokens) - 1) // context_length
+    x = tokens[: windows * context_length + 1]
+    return x[:-1].view(windows, context_length), x[1:].view(windows, context_length)
 
 
 def loss_floor(tokens, logp, context_length):
     """eval_windows 的目标里、窗口内第 2 个及以后的位置（上文完整）上，真实分布的交叉熵：损失的下限。"""
-    n = (len(tokens) - 1) // context_length
-    target_logp = logp[1: n * context_length + 1].view(n, context_length)[:, 1:]
+    windows = (len(tokens) - 1) // context_length
+    target_logp = logp[1: windows * context_length + 1].view(windows, context_length)[:, 1:]
     return -target_logp.mean().item()
 
 
@@ -169,7 +169,7 @@ def train_variant(norm, seed, tokens, steps=150, lr=3e-3, batch_size=16, cfg=Non
     losses = []
     for _ in range(steps):
         start = torch.randint(0, len(tokens) - t - 1, (batch_size,), generator=g)
-        batch = torch.stack([tokens[s:s + t + 1] for s in start.tolist()])
+        batch = tokens[start[:, None] + torch.arange(t + 1)]     # [batch_size, t + 1] 的窗口
         loss = F.cross_entropy(model(batch[:, :-1]).flatten(0, 1), batch[:, 1:].flatten())
         opt.zero_grad()
         loss.backward()

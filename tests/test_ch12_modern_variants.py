@@ -65,7 +65,6 @@ def test_training_comparison_claims(g):
 
 def test_precision_lab(g):
     assert g("ch12_fp16_max") == "65,504"
-    assert g("ch12_naive_fp16_first") == 0.0                      # 溢出后整个输出变成 0
     assert g("ch12_eps5_fp16") == pytest.approx(1.0013580322265625e-05)
     assert g("ch12_eps5_fp16") < torch.finfo(torch.float16).tiny   # 落在非正规数里
     assert g("ch12_eps8_fp16") == 0.0                              # 直接消失
@@ -75,3 +74,13 @@ def test_precision_lab(g):
     assert g("ch12_err_kernel") == pytest.approx(g("ch12_err_upcast"), rel=0.5)   # 「相当」
     assert g("ch12_err_manual") > 1.5 * g("ch12_err_kernel")                      # 逐步在 bfloat16 里算更差
 
+
+
+def test_float16_overflow_zeroes_the_whole_token():
+    """正文：「一个分量溢出，毁掉的是整个词元」——不依赖章节，自己算一遍。"""
+    h = torch.randn(768, generator=torch.Generator().manual_seed(0))
+    h[0] = 300.0
+    h16 = h.half()
+    y = h16 * torch.rsqrt(h16.pow(2).mean(-1, keepdim=True) + 1e-6)
+    assert torch.isinf(h16.pow(2).mean())
+    assert (y[1:] == 0).all() and torch.isnan(y[0])

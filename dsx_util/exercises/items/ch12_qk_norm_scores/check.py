@@ -10,17 +10,17 @@ CODES = {
     "only_q_normalized": "{label}只归一化了查询 q，键 k 也要做一次均方根归一化。",
     "only_k_normalized": "{label}只归一化了键 k，查询 q 也要做一次均方根归一化。",
     "no_normalization": "{label}q 和 k 都没有归一化：这就是普通注意力的分数，会随 ‖q‖‖k‖ 增长。",
-    "unit_length": "{label}你把 q、k 归一化成了单位长度（除以 ‖z‖）：均方根归一化除以 √(mean(z²))，长度是 √d，"
-                   "分数整体小了 d = {d} 倍。",
-    "missing_scale": "{label}少了除以 √d = {root}。",
-    "divided_by_d": "{label}除以的是 d = {d}，应除以 √d = {root}。",
+    "unit_length": "{label}你把 q、k 归一化成了单位长度（除以 ‖z‖）：均方根归一化除以 √(mean(z²))，长度是 √head_dim，"
+                   "分数整体小了 head_dim = {d} 倍。",
+    "missing_scale": "{label}少了除以 √head_dim = {root}。",
+    "divided_by_d": "{label}除以的是 head_dim = {d}，应除以 √head_dim = {root}。",
     "transposed": "{label}结果转置了：第 i 行第 j 列应是第 i 个查询与第 j 个键的点积（q̂ @ k̂ᵀ，不是 k̂ @ q̂ᵀ）。",
-    "wrong_dim": "{label}均方要沿最后一维（每个头的 d 个分量）求，你沿的是词元那一维。",
+    "wrong_dim": "{label}均方要沿最后一维（每个头的 head_dim 个分量）求，你沿的是词元那一维。",
     "subtracted_mean": "{label}你先减去了均值（做成了层归一化）：题目要的是均方根归一化，不减均值。",
     "eps_outside_sqrt": "{label}ε 加在了根号外面：应为 √(mean(z²) + ε)。",
     "eps_ignored": "{label}eps={eps} 时结果和不加 ε（或把 ε 写死成 1e-6 这样很小的数）时一样：请把参数 eps 加在均方上。",
     "not_scale_invariant": "把 q、k 都放大 10 倍后，分数最大变化了 {diff:.3g}：QK 归一化之后，分数应与 q、k 的尺度无关。",
-    "exceeds_bound": "分数的绝对值最大为 {got:.3g}，超过了 √d = {root:.3g}：q̂、k̂ 的长度都是 √d，点积除以 √d 后不会超过 √d。",
+    "exceeds_bound": "分数的绝对值最大为 {got:.3g}，超过了 √head_dim = {root:.3g}：q̂、k̂ 的长度都是 √head_dim，点积除以 √head_dim 后不会超过 √head_dim。",
 }
 
 
@@ -51,7 +51,7 @@ def _scores(q, k, eps, *, norm_q=True, norm_k=True, kind="rms", scale="sqrt", tr
 
 @_register(CODES)
 def check_qk_norm_scores(fn):
-    """检查 qk_norm_scores(q, k, eps)：RMSNorm(q) · RMSNorm(k)ᵀ / √d，形状 [B, 头数, T, T]。"""
+    """检查 qk_norm_scores(q, k, eps)：RMSNorm(q) · RMSNorm(k)ᵀ / √head_dim，形状 [B, 头数, T, T]。"""
     torch = _torch()
     exercise = check_qk_norm_scores.exercise
     b, heads, t, d = 2, 3, 5, 8
