@@ -83,4 +83,4 @@ def test_float16_overflow_zeroes_the_whole_token():
     h16 = h.half()
     y = h16 * torch.rsqrt(h16.pow(2).mean(-1, keepdim=True) + 1e-6)
     assert torch.isinf(h16.pow(2).mean())
-    assert (y[1:] == 0).all() and torch.isnan(y[0])
+    assert (y == 0).all()                          # 连 300 那一项也是 0
