@@ -3,6 +3,8 @@
 尝试由参考答案改一处得来（edit 在 solution.py 上做一次字符串替换），这样“只错这一条”是看得见的。
 REQUIREMENTS 按练习列出：(要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)。
 """
+import importlib
+
 import pytest
 
 from dsx_util.exercises.catalog import EXERCISES, get_exercise
@@ -217,51 +219,11 @@ REQUIREMENTS = {
          "    mean = sum(values) / len(values)", "single_pass", "10⁹"),
         ("有偏方差", "/ len(values)      # 第二遍", "/ (len(values) - 1)      # 第二遍", "unbiased_var", "H−1"),
     ],
-    "ch12-dyt-list": [
-        ("只用纯 Python", "    return [g * math.tanh", "    import torch\n    torch.zeros(1)\n    return [g * math.tanh",
-         "forbidden_call", "纯 Python"),
-        ("α 乘在输入上、在 tanh 里", "g * math.tanh(alpha * v) + b", "g * alpha * math.tanh(v) + b", "alpha_outside", "tanh(α·x)"),
-        ("γ 逐个分量相乘", "g * math.tanh(alpha * v) + b", "math.tanh(alpha * v) + b", "no_gamma", "γ"),
-        ("β 逐个分量相加", "g * math.tanh(alpha * v) + b", "g * math.tanh(alpha * v)", "no_beta", "β"),
-        ("每个输出只取决于同一位置的输入", "g * math.tanh(alpha * v) + b",
-         "g * math.tanh(alpha * v / max(abs(u) for u in values)) + b", "not_elementwise", "同一位置"),
-        ("不修改传入的列表", "    return [g * math.tanh(alpha * v) + b for v, g, b in zip(values, gamma, beta)]",
-         "    values[:] = [g * math.tanh(alpha * v) + b for v, g, b in zip(values, gamma, beta)]\n    return values",
-         "modified_input", "不要修改"),
-        ("签名 dyt_list(values, alpha, gamma, beta)", "def dyt_list(values, alpha, gamma, beta):",
-         "def dyt_list(values, alpha, gamma):", "wrong_signature", SIG),
-    ],
-    "ch12-zero-centered-rms-norm": [
-        ("乘的是 (1 + γ)", "* (1 + gamma.float())", "* gamma.float()", "gamma_not_zero_centered", "(1 + γ)"),
-        ("在 float32 里计算", "x32 = x.float()  ", "x32 = x  ", "computed_in_low_precision", "float32"),
-        ("不转换成 float64", "x32 = x.float()  ", "x32 = x.double()  ", "forbidden_call", "float64"),
-        ("转回 x 原来的类型", "return y.to(x.dtype)", "return y", "wrong_dtype", "x.dtype"),
-        ("ε 在根号里", "torch.rsqrt(mean_sq + eps)", "1 / (torch.sqrt(mean_sq) + eps)", "eps_outside_sqrt", "根号"),
-        ("用参数 eps", "torch.rsqrt(mean_sq + eps)", "torch.rsqrt(mean_sq + 1e-6)", "eps_ignored", "eps"),
-        ("不调用现成的均方根归一化", "    x32 = x.float()  ",
-         "    return torch.nn.functional.rms_norm(x.float(), x.shape[-1:], 1 + gamma.float(), eps).to(x.dtype)\n"
-         "    x32 = x.float()  ", "forbidden_call", "均方根归一化"),
-        ("不修改传入的张量", "    return y.to(x.dtype)", "    out = y.to(x.dtype)\n    x.zero_()\n    return out",
-         "modified_input", "原地"),
-    ],
-    "ch12-qk-norm-scores": [
-        ("q 和 k 都归一化", "k_hat = k * torch.rsqrt(k.pow(2).mean(dim=-1, keepdim=True) + eps)", "k_hat = k",
-         "only_q_normalized", "键 k"),
-        ("沿最后一维", ("q.pow(2).mean(dim=-1, keepdim=True)", "k.pow(2).mean(dim=-1, keepdim=True)"),
-         ("q.pow(2).mean(dim=-2, keepdim=True)", "k.pow(2).mean(dim=-2, keepdim=True)"), "wrong_dim", "最后一维"),
-        ("ε 在根号里", "torch.rsqrt(q.pow(2).mean(dim=-1, keepdim=True) + eps)",
-         "1 / (q.pow(2).mean(dim=-1, keepdim=True).sqrt() + eps)", "wrong_output", "最大相差"),
-        ("用参数 eps", ("q.pow(2).mean(dim=-1, keepdim=True) + eps", "k.pow(2).mean(dim=-1, keepdim=True) + eps"),
-         ("q.pow(2).mean(dim=-1, keepdim=True) + 1e-6", "k.pow(2).mean(dim=-1, keepdim=True) + 1e-6"), "eps_ignored", "eps"),
-        ("除以 √head_dim", "/ d ** 0.5", "", "missing_scale", "√head_dim"),
-        ("第 i 行第 j 列是第 i 个查询与第 j 个键", "q_hat @ k_hat.transpose(-2, -1)", "k_hat @ q_hat.transpose(-2, -1)",
-         "transposed", "第 i 个查询"),
-        ("不调用 F.normalize", "    d = q.shape[-1]",
-         "    import torch.nn.functional as F\n    F.normalize(q)\n    d = q.shape[-1]", "forbidden_call", "均方根"),
-        ("不调用现成的均方根归一化", "    d = q.shape[-1]",
-         "    torch.nn.functional.rms_norm(q, q.shape[-1:])\n    d = q.shape[-1]", "forbidden_call", "均方根归一化"),
-    ],
 }
+# 按 issue 21 布局写的练习：写明的要求在练习文件夹的 mistakes.py 里（REQUIREMENTS）
+for _ex_id in ("ch12-dyt-list", "ch12-zero-centered-rms-norm", "ch12-qk-norm-scores"):
+    REQUIREMENTS[_ex_id] = importlib.import_module(
+        f"dsx_util.exercises.items.{_ex_id.replace('-', '_')}.mistakes").REQUIREMENTS
 
 CASES = [(ex_id, *case) for ex_id, cases in REQUIREMENTS.items() for case in cases]
 

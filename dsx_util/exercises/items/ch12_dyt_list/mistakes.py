@@ -44,3 +44,23 @@ def dyt_list(values, alpha, gamma, beta):
 '''),
     ("用了没有饱和的近似 tanh(x) ≈ x", ["not_saturating"], _DYT.format(y="g * (alpha * v) + b")),
 ]
+
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+SIG = "参数"   # 签名不符的说明里都有“参数”
+REQUIREMENTS = [
+    ("只用纯 Python", "    return [g * math.tanh", "    import torch\n    torch.zeros(1)\n    return [g * math.tanh",
+     "forbidden_call", "纯 Python"),
+    ("α 乘在输入上、在 tanh 里", "g * math.tanh(alpha * v) + b", "g * alpha * math.tanh(v) + b", "alpha_outside", "tanh(α·x)"),
+    ("γ 逐个分量相乘", "g * math.tanh(alpha * v) + b", "math.tanh(alpha * v) + b", "no_gamma", "γ"),
+    ("β 逐个分量相加", "g * math.tanh(alpha * v) + b", "g * math.tanh(alpha * v)", "no_beta", "β"),
+    ("每个输出只取决于同一位置的输入", "g * math.tanh(alpha * v) + b",
+     "g * math.tanh(alpha * v / max(abs(u) for u in values)) + b", "not_elementwise", "同一位置"),
+    ("不修改传入的列表", "    return [g * math.tanh(alpha * v) + b for v, g, b in zip(values, gamma, beta)]",
+     "    values[:] = [g * math.tanh(alpha * v) + b for v, g, b in zip(values, gamma, beta)]\n    return values",
+     "modified_input", "不要修改"),
+    ("签名 dyt_list(values, alpha, gamma, beta)", "def dyt_list(values, alpha, gamma, beta):",
+     "def dyt_list(values, alpha, gamma):", "wrong_signature", SIG),
+]

@@ -43,3 +43,25 @@ NOVEL = [
          kh="k * torch.rsqrt(k.pow(2).mean(dim=-1, keepdim=True) + 1.0)")),
     ("分数多乘了 2", ["exceeds_bound"], _qk(ret="2 * q_hat @ k_hat.transpose(-2, -1) / d ** 0.5")),
 ]
+
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("q 和 k 都归一化", "k_hat = k * torch.rsqrt(k.pow(2).mean(dim=-1, keepdim=True) + eps)", "k_hat = k",
+     "only_q_normalized", "键 k"),
+    ("沿最后一维", ("q.pow(2).mean(dim=-1, keepdim=True)", "k.pow(2).mean(dim=-1, keepdim=True)"),
+     ("q.pow(2).mean(dim=-2, keepdim=True)", "k.pow(2).mean(dim=-2, keepdim=True)"), "wrong_dim", "最后一维"),
+    ("ε 在根号里", "torch.rsqrt(q.pow(2).mean(dim=-1, keepdim=True) + eps)",
+     "1 / (q.pow(2).mean(dim=-1, keepdim=True).sqrt() + eps)", "wrong_output", "最大相差"),
+    ("用参数 eps", ("q.pow(2).mean(dim=-1, keepdim=True) + eps", "k.pow(2).mean(dim=-1, keepdim=True) + eps"),
+     ("q.pow(2).mean(dim=-1, keepdim=True) + 1e-6", "k.pow(2).mean(dim=-1, keepdim=True) + 1e-6"), "eps_ignored", "eps"),
+    ("除以 √head_dim", "/ d ** 0.5", "", "missing_scale", "√head_dim"),
+    ("第 i 行第 j 列是第 i 个查询与第 j 个键", "q_hat @ k_hat.transpose(-2, -1)", "k_hat @ q_hat.transpose(-2, -1)",
+     "transposed", "第 i 个查询"),
+    ("不调用 F.normalize", "    d = q.shape[-1]",
+     "    import torch.nn.functional as F\n    F.normalize(q)\n    d = q.shape[-1]", "forbidden_call", "均方根"),
+    ("不调用现成的均方根归一化", "    d = q.shape[-1]",
+     "    torch.nn.functional.rms_norm(q, q.shape[-1:])\n    d = q.shape[-1]", "forbidden_call", "均方根归一化"),
+]

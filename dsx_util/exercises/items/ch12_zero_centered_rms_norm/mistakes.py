@@ -44,3 +44,21 @@ def zero_centered_rms_norm(x, gamma, eps=1e-6):
     return x * inv * (1 + gamma).to(x.dtype)
 '''),
 ]
+
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("乘的是 (1 + γ)", "* (1 + gamma.float())", "* gamma.float()", "gamma_not_zero_centered", "(1 + γ)"),
+    ("在 float32 里计算", "x32 = x.float()  ", "x32 = x  ", "computed_in_low_precision", "float32"),
+    ("不转换成 float64", "x32 = x.float()  ", "x32 = x.double()  ", "forbidden_call", "float64"),
+    ("转回 x 原来的类型", "return y.to(x.dtype)", "return y", "wrong_dtype", "x.dtype"),
+    ("ε 在根号里", "torch.rsqrt(mean_sq + eps)", "1 / (torch.sqrt(mean_sq) + eps)", "eps_outside_sqrt", "根号"),
+    ("用参数 eps", "torch.rsqrt(mean_sq + eps)", "torch.rsqrt(mean_sq + 1e-6)", "eps_ignored", "eps"),
+    ("不调用现成的均方根归一化", "    x32 = x.float()  ",
+     "    return torch.nn.functional.rms_norm(x.float(), x.shape[-1:], 1 + gamma.float(), eps).to(x.dtype)\n"
+     "    x32 = x.float()  ", "forbidden_call", "均方根归一化"),
+    ("不修改传入的张量", "    return y.to(x.dtype)", "    out = y.to(x.dtype)\n    x.zero_()\n    return out",
+     "modified_input", "原地"),
+]
