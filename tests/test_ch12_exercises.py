@@ -8,14 +8,22 @@ import importlib
 
 import pytest
 
+import dsx_util.exercises as exercises
 from dsx_util.exercises.catalog import get_exercise
-from mutation import run_checker
+from mutation import run_checker as _run_source
 
 IDS = ("ch12-dyt-list", "ch12-zero-centered-rms-norm", "ch12-qk-norm-scores")
 
 
 def _folder(ex_id, name):
     return importlib.import_module(f"dsx_util.exercises.items.{ex_id.replace('-', '_')}.{name}")
+
+
+def run_checker(ex, attempt):
+    """attempt 是一段代码（网页练习）或学习者的函数（PyTorch 练习）。"""
+    if isinstance(attempt, str):
+        return _run_source(ex, attempt)
+    return getattr(exercises, ex.checker)(attempt, show=False)
 
 
 CASES = [(ex_id, what, codes, src) for ex_id in IDS

@@ -338,7 +338,7 @@ FAULTS = [
 
 
 def _folder_faults(ex_id):
-    """按 issue 21 布局写的练习：错误写法在练习文件夹的 mistakes.py 里（整段代码），取只有一个代码的那些。"""
+    """按 issue 21 布局写的练习：错误写法在练习文件夹的 mistakes.py 里（学习者的函数），取只有一个代码的那些。"""
     import importlib
     from dsx_util.exercises.catalog import get_exercise
     ex = get_exercise(ex_id)
@@ -346,9 +346,7 @@ def _folder_faults(ex_id):
     out = []
     for _, codes, source in module.MISTAKES + getattr(module, "NOVEL", []):
         if len(codes) == 1:
-            ns = {}
-            exec(compile(source, "<mistake>", "exec"), ns)
-            out.append((ex.checker, codes[0], ns[ex.entry]))
+            out.append((ex.checker, codes[0], source))
     return out
 
 

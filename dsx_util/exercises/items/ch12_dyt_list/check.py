@@ -1,11 +1,10 @@
-"""练习 ch12-dyt-list 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。
+"""这道练习的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。
 
 按 issue 21 的布局写：装饰器 checker(__name__, CODES) 由模块名推出练习 id。在还没有这个装饰器的旧版 pure_checks
-上，退回旧的登记方式 _checker("ch12-dyt-list", CODES)，两种情况下检查的内容相同。
+上，退回旧的登记方式 _checker(...)，两种情况下检查的内容相同。
 """
 import math
 
-from ... import pure_checks
 from ...pure_checks import _Stop, _call, _combine, _first_difference, _floats, _judge, _unchanged, fmt_num, message
 
 CODES = {
@@ -73,9 +72,12 @@ def _steps(fn):
 
 
 def _register(codes):
-    if hasattr(pure_checks, "checker"):          # issue 21 的新布局
-        return pure_checks.checker(__name__, codes)
-    return pure_checks._checker("ch12-dyt-list", codes)   # 旧版的登记方式
+    try:
+        from ...pure_checks import checker       # issue 21 的新布局
+    except ImportError:
+        from ...pure_checks import _checker      # 旧版的登记方式：练习 id 由文件夹名推出
+        return _checker(__name__.split(".")[-2].replace("_", "-"), codes)
+    return checker(__name__, codes)
 
 
 @_register(CODES)

@@ -1,4 +1,4 @@
-"""练习 ch12-dyt-list 编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。
+"""这道练习编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。
 
 每条是 (说明, 代码列表, 学习者的整段代码)。
 """
@@ -24,7 +24,6 @@ def dyt_list(values, alpha, gamma, beta):
     sd = math.sqrt(sum((v - mu) ** 2 for v in values) / len(values) + 1e-5)
     return [g * math.tanh(alpha * (v - mu) / sd) + b for v, g, b in zip(values, gamma, beta)]
 '''),
-    ("两处典型错误：漏了 γ 和 β", ["no_gamma", "no_beta"], _DYT.format(y="math.tanh(alpha * v)")),
     ("修改了输入", ["modified_input"], '''import math
 
 
@@ -34,7 +33,8 @@ def dyt_list(values, alpha, gamma, beta):
     return values
 '''),
 ]
-NOVEL = [   # 编目之外的错误：靠逐步诊断指出错在哪一步
+NOVEL = [   # 编目之外的错误：两处典型错误同时出现，或靠逐步诊断指出错在哪一步
+    ("两处典型错误：漏了 γ 和 β", ["no_gamma", "no_beta"], _DYT.format(y="math.tanh(alpha * v)")),
     ("除以了所有输入的最大绝对值（不是逐元素，大输入也因此不再饱和）", ["not_elementwise", "not_saturating"], '''import math
 
 

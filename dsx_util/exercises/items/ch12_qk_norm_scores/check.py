@@ -1,9 +1,8 @@
-"""练习 ch12-qk-norm-scores 的检查器（编目的错误写法在 mistakes.py）。
+"""这道练习的检查器（编目的错误写法在 mistakes.py）。
 
 按 issue 21 的布局写：装饰器 checker(__name__, CODES) 由模块名推出练习 id；在还没有这个装饰器的旧版 simple_checks
-上，退回旧的登记方式 _checker("ch12-qk-norm-scores", CODES)。
+上，退回旧的登记方式 _checker(...)。
 """
-from ... import simple_checks
 from ...simple_checks import _call, _judge_tensor, _msg, _randn, _torch, finish
 
 CODES = {
@@ -25,9 +24,12 @@ CODES = {
 
 
 def _register(codes):
-    if hasattr(simple_checks, "checker"):        # issue 21 的新布局
-        return simple_checks.checker(__name__, codes)
-    return simple_checks._checker("ch12-qk-norm-scores", codes)   # 旧版的登记方式
+    try:
+        from ...simple_checks import checker     # issue 21 的新布局
+    except ImportError:
+        from ...simple_checks import _checker    # 旧版的登记方式：练习 id 由文件夹名推出
+        return _checker(__name__.split(".")[-2].replace("_", "-"), codes)
+    return checker(__name__, codes)
 
 
 def _scores(q, k, eps, *, norm_q=True, norm_k=True, kind="rms", scale="sqrt", transpose=False, dim=-1, eps_kind="in"):

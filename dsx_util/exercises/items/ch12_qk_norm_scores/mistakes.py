@@ -1,4 +1,7 @@
-"""练习 ch12-qk-norm-scores 编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。"""
+"""这道练习编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。
+
+每条是 (说明, 代码列表, 学习者写的函数)；函数由一段学习者会写的代码执行得到（_fn）。
+"""
 _QK = '''import torch
 
 
@@ -13,6 +16,14 @@ _RMS = "{z} * torch.rsqrt({z}.pow(2).mean(dim=-1, keepdim=True) + eps)"
 
 def _qk(qh=None, kh=None, ret="q_hat @ k_hat.transpose(-2, -1) / d ** 0.5"):
     return _QK.format(qh=qh or _RMS.format(z="q"), kh=kh or _RMS.format(z="k"), ret=ret)
+
+
+
+def _fn(source):
+    """执行一段学习者的代码，取出它定义的函数。"""
+    namespace = {}
+    exec(compile(source, "<学习者的代码>", "exec"), namespace)
+    return next(v for k, v in namespace.items() if callable(v) and not k.startswith("_") and k != "torch")
 
 
 MISTAKES = [
@@ -43,6 +54,10 @@ NOVEL = [
          kh="k * torch.rsqrt(k.pow(2).mean(dim=-1, keepdim=True) + 1.0)")),
     ("分数多乘了 2", ["exceeds_bound"], _qk(ret="2 * q_hat @ k_hat.transpose(-2, -1) / d ** 0.5")),
 ]
+
+# 上面写成代码，是为了看得出每条错在哪里；检查器拿到的是学习者的函数
+MISTAKES = [(what, codes, _fn(source)) for what, codes, source in MISTAKES]
+NOVEL = [(what, codes, _fn(source)) for what, codes, source in NOVEL]
 
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -1,4 +1,7 @@
-"""练习 ch12-zero-centered-rms-norm 编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。"""
+"""这道练习编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。
+
+每条是 (说明, 代码列表, 学习者写的函数)；函数由一段学习者会写的代码执行得到（_fn）。
+"""
 _ZC = '''import torch
 
 
@@ -12,6 +15,14 @@ def zero_centered_rms_norm(x, gamma, eps=1e-6):
 
 def _zc(x32="x.float()", dim="-1", inv="torch.rsqrt(mean_sq + eps)", scale="(1 + gamma.float())", ret="y.to(x.dtype)"):
     return _ZC.format(x32=x32, dim=dim, inv=inv, scale=scale, ret=ret)
+
+
+
+def _fn(source):
+    """执行一段学习者的代码，取出它定义的函数。"""
+    namespace = {}
+    exec(compile(source, "<学习者的代码>", "exec"), namespace)
+    return next(v for k, v in namespace.items() if callable(v) and not k.startswith("_") and k != "torch")
 
 
 MISTAKES = [
@@ -45,6 +56,10 @@ def zero_centered_rms_norm(x, gamma, eps=1e-6):
 '''),
 ]
 
+# 上面写成代码，是为了看得出每条错在哪里；检查器拿到的是学习者的函数
+MISTAKES = [(what, codes, _fn(source)) for what, codes, source in MISTAKES]
+NOVEL = [(what, codes, _fn(source)) for what, codes, source in NOVEL]
+
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
 # 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
@@ -60,5 +75,5 @@ REQUIREMENTS = [
      "    return torch.nn.functional.rms_norm(x.float(), x.shape[-1:], 1 + gamma.float(), eps).to(x.dtype)\n"
      "    x32 = x.float()  ", "forbidden_call", "均方根归一化"),
     ("不修改传入的张量", "    return y.to(x.dtype)", "    out = y.to(x.dtype)\n    x.zero_()\n    return out",
-     "modified_input", "原地"),
+     "modified_input", "改动了传入的"),
 ]
