@@ -22,6 +22,7 @@ def test_bias_free_layer_norm(g):
     assert g("ch12_n_norms") == 25
     assert g("ch12_saved_params") == "19,200"
     assert g("ch12_saved_percent") == pytest.approx(100 * 19200 / 163_009_536)   # 「约 0.012%」
+    assert g("ch12_total_yi") == pytest.approx(1.63, abs=0.005)
 
 
 def test_zero_centred_gamma_and_weight_decay(g):
@@ -71,8 +72,10 @@ def test_precision_lab(g):
     assert g("ch12_autocast_linear") == "bfloat16"
     assert g("ch12_autocast_ln_bf16") == "bfloat16"               # CPU 上 autocast 没有把 layer_norm 升到 float32
     assert g("ch12_autocast_ln_fp32") == "float32"
-    assert g("ch12_err_kernel") == pytest.approx(g("ch12_err_upcast"), rel=0.5)   # 「相当」
-    assert g("ch12_err_manual") > 1.5 * g("ch12_err_kernel")                      # 逐步在 bfloat16 里算更差
+    assert g("ch12_kernel_same") == "相同"                        # 与先转 float32 再转回逐位相同
+    assert g("ch12_err_kernel") == g("ch12_err_upcast")
+    assert g("ch12_err_ratio") == pytest.approx(g("ch12_err_manual") / g("ch12_err_kernel"))
+    assert g("ch12_err_ratio") > 1.5                              # 逐步在 bfloat16 里算更差（约 2 倍）
 
 
 

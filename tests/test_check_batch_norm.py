@@ -5,39 +5,8 @@ import pytest
 import torch
 import torch.nn as nn
 
-from dsx_util.exercises.batchnorm_check import BATCH_NORM_CODES, check_batch_norm
-
-
-class GoodBN(nn.Module):
-    """正确的基准实现（题目要求的 weight、bias 与两个缓冲区）；有错的版本改写 core、batch_stats 或 update。"""
-
-    def __init__(self, num_features, eps=1e-5, momentum=0.1):
-        super().__init__()
-        self.eps, self.momentum = eps, momentum
-        self.weight = nn.Parameter(torch.ones(num_features))
-        self.bias = nn.Parameter(torch.zeros(num_features))
-        self.register_buffer("running_mean", torch.zeros(num_features))
-        self.register_buffer("running_var", torch.ones(num_features))
-
-    def forward(self, x):
-        return self.weight * self.core(x) + self.bias
-
-    def batch_stats(self, x):
-        return x.mean(dim=0), x.var(dim=0, unbiased=False)
-
-    def update(self, mean, x):
-        m = self.momentum
-        with torch.no_grad():
-            self.running_mean.mul_(1 - m).add_(m * mean)
-            self.running_var.mul_(1 - m).add_(m * x.var(dim=0, unbiased=True))
-
-    def core(self, x):
-        if self.training:
-            mean, var = self.batch_stats(x)
-            self.update(mean, x)
-        else:
-            mean, var = self.running_mean, self.running_var
-        return (x - mean) / torch.sqrt(var + self.eps)
+from dsx_util.exercises.items.ch07_batch_norm.check import CODES as BATCH_NORM_CODES, check_batch_norm
+from dsx_util.exercises.items.ch07_batch_norm.mistakes import MISTAKES, GoodBN, UnbiasedNormalize
 
 
 class ReassignBN(GoodBN):   # 每次重新赋值缓冲区，用 torch.var_mean
@@ -70,157 +39,7 @@ def test_calling_the_ready_made_batch_norm_does_not_pass():
     assert r.codes == ["forbidden_call"] and "`batch_norm`" in r.messages[0], r.text()
 
 
-class ScaleShiftNames(GoodBN):
-    """本书层归一化的名字 scale / shift：题目要求 weight / bias（state_dict 要能与 nn.BatchNorm1d 互相加载）。"""
-
-    def __init__(self, num_features, eps=1e-5, momentum=0.1):
-        super().__init__(num_features, eps, momentum)
-        self.scale, self.shift = self.weight, self.bias
-        del self.weight, self.bias
-
-    def forward(self, x):
-        return self.scale * self.core(x) + self.shift
-
-
-class PlainBuffers(GoodBN):
-    def __init__(self, num_features, eps=1e-5, momentum=0.1):
-        super().__init__(num_features, eps, momentum)
-        del self.running_mean, self.running_var
-        self.running_mean, self.running_var = torch.zeros(num_features), torch.ones(num_features)
-
-
-class EvalUpdates(GoodBN):
-    def core(self, x):
-        mean, var = self.batch_stats(x)
-        self.update(mean, x)
-        if not self.training:
-            mean, var = self.running_mean, self.running_var
-        return (x - mean) / torch.sqrt(var + self.eps)
-
-
-class EpsIgnored(GoodBN):
-    def core(self, x):
-        self.eps = 1e-5
-        return super().core(x)
-
-
-class MomentumIgnored(GoodBN):
-    def update(self, mean, x):
-        self.momentum = 0.1
-        super().update(mean, x)
-
-
-class InGraph(GoodBN):
-    def update(self, mean, x):
-        m = self.momentum
-        self.running_mean = (1 - m) * self.running_mean + m * mean
-        self.running_var = (1 - m) * self.running_var + m * x.var(dim=0, unbiased=True)
-
-
-class BadInitBias(GoodBN):
-    def __init__(self, num_features, eps=1e-5, momentum=0.1):
-        super().__init__(num_features, eps, momentum)
-        self.bias = nn.Parameter(torch.ones(num_features))
-
-
-class PlainWeight(GoodBN):
-    def __init__(self, num_features, eps=1e-5, momentum=0.1):
-        super().__init__(num_features, eps, momentum)
-        del self.weight
-        self.weight = torch.ones(num_features)
-
-
-class WrongAxis(GoodBN):
-    def batch_stats(self, x):
-        return x.mean(dim=1, keepdim=True), x.var(dim=1, keepdim=True, unbiased=False)
-
-    def update(self, mean, x):
-        super().update(x.mean(dim=0), x)
-
-
-class UnbiasedNormalize(GoodBN):
-    def batch_stats(self, x):
-        return x.mean(dim=0), x.var(dim=0)
-
-
-class RunningVarBiased(GoodBN):
-    def update(self, mean, x):
-        m = self.momentum
-        with torch.no_grad():
-            self.running_mean.mul_(1 - m).add_(m * mean)
-            self.running_var.mul_(1 - m).add_(m * x.var(dim=0, unbiased=False))
-
-
-class NoUpdate(GoodBN):
-    def update(self, mean, x):
-        pass
-
-
-class WrongMomentum(GoodBN):
-    def update(self, mean, x):
-        m = 1 - self.momentum
-        with torch.no_grad():
-            self.running_mean.mul_(1 - m).add_(m * mean)
-            self.running_var.mul_(1 - m).add_(m * x.var(dim=0, unbiased=True))
-
-
-class EvalBatch(GoodBN):
-    def core(self, x):
-        mean, var = self.batch_stats(x)
-        if self.training:
-            self.update(mean, x)
-        return (x - mean) / torch.sqrt(var + self.eps)
-
-
-class ReturnsNone(GoodBN):
-    def forward(self, x):
-        super().forward(x)
-
-
-class EpsTooBig(GoodBN):
-    """ε 大了 10 倍：各条性质都还满足，数值却与 nn.BatchNorm1d 不同。"""
-
-    def __init__(self, num_features, eps=1e-5, momentum=0.1):
-        super().__init__(num_features, eps=1e-4, momentum=momentum)
-
-
-class Raises(GoodBN):
-    def core(self, x):
-        return super().core(x.T)
-
-
-class Loops(GoodBN):
-    def core(self, x):
-        while True:
-            pass
-
-
-class Template(GoodBN):
-    def core(self, x):
-        raise NotImplementedError("请在这里写你的代码")
-
-
-FAULTY = {
-    "wrong_axis": WrongAxis,
-    "unbiased_normalize": UnbiasedNormalize,
-    "running_var_biased": RunningVarBiased,
-    "no_running_update": NoUpdate,
-    "wrong_momentum": WrongMomentum,
-    "eval_uses_batch_stats": EvalBatch,
-    "wrong_shape_or_dtype": ReturnsNone,
-    "wrong_output": EpsTooBig,
-    "raised": Raises,
-    "timeout": Loops,
-    "not_done": Template,
-    "wrong_param_names": ScaleShiftNames,
-    "buffers_not_registered": PlainBuffers,
-    "eval_updates_running": EvalUpdates,
-    "eps_ignored": EpsIgnored,
-    "momentum_ignored": MomentumIgnored,
-    "running_stats_in_graph": InGraph,
-    "wrong_init": BadInitBias,
-    "not_parameters": PlainWeight,
-}
+FAULTY = {codes[0]: attempt for _, codes, attempt in MISTAKES}   # 错误写法在练习文件夹的 mistakes.py 里
 
 
 # 逐步诊断的代码由 tests/test_check_steps.py 用目录之外的错误演示
@@ -228,7 +47,8 @@ STEP_CODES = {"feature_mean_not_zero", "feature_variance_not_one", "not_shift_in
 
 
 def test_every_code_has_a_faulty_implementation():
-    assert set(FAULTY) | STEP_CODES == set(BATCH_NORM_CODES) and not set(FAULTY) & STEP_CODES
+    # 通用代码（说明在 core.MESSAGES）也各有一个犯了它的实现
+    assert set(FAULTY) | STEP_CODES == set(BATCH_NORM_CODES) | {"not_done", "raised", "timeout", "wrong_output"} and not set(FAULTY) & STEP_CODES
 
 
 @pytest.mark.parametrize("code", sorted(FAULTY))

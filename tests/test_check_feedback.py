@@ -10,13 +10,17 @@ import test_check_layer_norm as ln_tests
 import test_check_rms_norm as rms_tests
 import test_check_stats as stats_tests
 import test_check_steps as step_tests
-from dsx_util.exercises._core import COMMON_CODES, CheckResult, finish
-from dsx_util.exercises.batchnorm_check import BATCH_NORM_CODES, check_batch_norm
-from dsx_util.exercises.layernorm_check import LAYER_NORM_CODES, check_layer_norm
-from dsx_util.exercises.rmsnorm_check import RMS_NORM_CODES, check_rms_norm
-from dsx_util.exercises.stats_check import MEAN_VAR_CODES, check_mean_var
+from dsx_util.exercises.items.ch03_mean_var import mistakes as stats_mistakes
+from dsx_util.exercises.items.ch05_layer_norm import mistakes as ln_mistakes
+from dsx_util.exercises.items.ch07_batch_norm import mistakes as bn_mistakes
+from dsx_util.exercises.items.ch08_rms_norm import mistakes as rms_mistakes
+from dsx_util.exercises._core import CheckResult, finish
+from dsx_util.exercises.items.ch07_batch_norm.check import CODES as BATCH_NORM_CODES, check_batch_norm
+from dsx_util.exercises.items.ch05_layer_norm.check import CODES as LAYER_NORM_CODES, check_layer_norm
+from dsx_util.exercises.items.ch08_rms_norm.check import CODES as RMS_NORM_CODES, check_rms_norm
+from dsx_util.exercises.items.ch03_mean_var.check import CODES as MEAN_VAR_CODES, check_mean_var
 
-ALL_CODES = set(COMMON_CODES) | set(LAYER_NORM_CODES) | set(RMS_NORM_CODES) | set(BATCH_NORM_CODES) \
+ALL_CODES = {"not_done", "raised", "timeout", "wrong_output"} | set(LAYER_NORM_CODES) | set(RMS_NORM_CODES) | set(BATCH_NORM_CODES) \
     | set(MEAN_VAR_CODES) | {"check_failed"}
 CJK = re.compile(r"[\u4e00-\u9fff]")
 EXCEPTION_NAME = re.compile(r"\b[A-Z]\w*(Error|Exception|Interrupt)\b")
@@ -66,7 +70,7 @@ def test_every_feedback_line_is_chinese(name, check, impl):
 
 
 def test_exception_is_shown_with_its_line_and_a_chinese_lead_in():
-    class Broken(ln_tests.GoodLN):
+    class Broken(ln_mistakes.GoodLN):
         def forward(self, x):
             scaled = x * 2
             return scaled / self.missing_attribute
@@ -91,8 +95,8 @@ def test_not_done_is_neutral_grey_not_a_red_failure():
 
 
 @pytest.mark.parametrize("check, template", [
-    (check_layer_norm, ln_tests.Template), (check_rms_norm, rms_tests.Template),
-    (check_batch_norm, bn_tests.Template), (check_mean_var, stats_tests.template)])
+    (check_layer_norm, ln_mistakes.Template), (check_rms_norm, rms_mistakes.Template),
+    (check_batch_norm, bn_mistakes.Template), (check_mean_var, stats_mistakes.template)])
 def test_checkers_report_an_unanswered_template_as_not_done(check, template):
     r = check(template, show=False)
     assert r.codes == ["not_done"] and r.state == "not_done"
@@ -103,7 +107,7 @@ def test_numbers_in_sentences_use_times_ten_notation():
     from dsx_util.exercises._core import fmt_num
     assert fmt_num(1.2e6) == "1.2×10⁶" and fmt_num(1e-5) == "1×10⁻⁵" and fmt_num(-3.4e-2) == "-0.034"
     assert fmt_num(12345.6) == "12346" and fmt_num(0.93541) == "0.9354"
-    r = check_layer_norm(ln_tests.SinglePass, show=False)
+    r = check_layer_norm(ln_mistakes.SinglePass, show=False)
     assert "10⁴" in r.messages[0] and "1e4" not in r.messages[0]
 
 

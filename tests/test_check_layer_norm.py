@@ -6,27 +6,9 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from dsx_util.exercises.layernorm_check import LAYER_NORM_CODES, check_layer_norm
-
-
-class GoodLN(nn.Module):
-    """正确的基准实现；下面每个有错的版本只改动一处。"""
-
-    def __init__(self, emb_dim, eps=1e-5):
-        super().__init__()
-        self.eps = eps
-        self.scale = nn.Parameter(torch.ones(emb_dim))
-        self.shift = nn.Parameter(torch.zeros(emb_dim))
-
-    def stats(self, x):
-        return x.mean(dim=-1, keepdim=True), x.var(dim=-1, keepdim=True, unbiased=False)
-
-    def normalize(self, x, mean, var):
-        return (x - mean) / torch.sqrt(var + self.eps)
-
-    def forward(self, x):
-        mean, var = self.stats(x)
-        return self.scale * self.normalize(x, mean, var) + self.shift
+from dsx_util.exercises.items.ch05_layer_norm.check import CODES as LAYER_NORM_CODES, check_layer_norm
+from dsx_util.exercises.items.ch05_layer_norm.mistakes import (MISTAKES, EpsIgnored, GoodLN, NoKeepdim, Raises,
+                                                               SinglePass, Unbiased)
 
 
 # ---- 正确实现：写法各不相同 ----
@@ -70,13 +52,6 @@ def test_calling_a_ready_made_layer_norm_does_not_pass(impl, name):
     assert f"`{name}`" in result.messages[0] and "现成的层归一化" in result.messages[0]
 
 
-class EpsIgnored(GoodLN):
-    """构造函数收下了 eps，forward 里却写死 1e-5（默认值下完全正确，换一个 eps 才看得出）。"""
-
-    def normalize(self, x, mean, var):
-        return (x - mean) / torch.sqrt(var + 1e-5)
-
-
 class NoEpsParameter(GoodLN):
     def __init__(self, emb_dim):
         super().__init__(emb_dim)
@@ -90,127 +65,9 @@ def test_constructor_eps_is_used_and_is_in_the_signature():
 
 
 # ---- 有错的实现：每个只犯一种错误 ----
-class Unbiased(GoodLN):
-    def stats(self, x):
-        return x.mean(dim=-1, keepdim=True), x.var(dim=-1, keepdim=True)
 
 
-class EpsOutside(GoodLN):
-    def normalize(self, x, mean, var):
-        return (x - mean) / (torch.sqrt(var) + self.eps)
-
-
-class EpsMissing(GoodLN):
-    def normalize(self, x, mean, var):
-        return (x - mean) / x.std(dim=-1, keepdim=True, unbiased=False)
-
-
-class WrongDim(GoodLN):
-    def stats(self, x):
-        return x.mean(dim=0, keepdim=True), x.var(dim=0, keepdim=True, unbiased=False)
-
-
-class NoKeepdim(GoodLN):
-    def stats(self, x):
-        return x.mean(dim=-1), x.var(dim=-1, unbiased=False)
-
-
-class SinglePass(GoodLN):
-    def stats(self, x):
-        mean = x.mean(dim=-1, keepdim=True)
-        return mean, (x * x).mean(dim=-1, keepdim=True) - mean ** 2
-
-
-class PlainTensors(GoodLN):
-    def __init__(self, emb_dim, eps=1e-5):
-        super().__init__(emb_dim, eps)
-        del self.scale, self.shift
-        self.scale = torch.ones(emb_dim)
-        self.shift = torch.zeros(emb_dim)
-
-
-class ZeroScale(GoodLN):
-    def __init__(self, emb_dim, eps=1e-5):
-        super().__init__(emb_dim, eps)
-        self.scale = nn.Parameter(torch.zeros(emb_dim))
-
-
-class RowParam(GoodLN):
-    def __init__(self, emb_dim, eps=1e-5):
-        super().__init__(emb_dim, eps)
-        self.scale = nn.Parameter(torch.ones(1, emb_dim))
-
-
-class Swapped(GoodLN):
-    def forward(self, x):
-        mean, var = self.stats(x)
-        return self.shift * self.normalize(x, mean, var) + self.scale
-
-
-class Inplace(GoodLN):
-    def forward(self, x):
-        mean, var = self.stats(x)
-        x -= mean
-        x /= torch.sqrt(var + self.eps)
-        return self.scale * x + self.shift
-
-
-class Float64(GoodLN):
-    def forward(self, x):
-        return super().forward(x.double())
-
-
-class Detached(GoodLN):
-    def forward(self, x):
-        import numpy as np
-        a = x.detach().numpy()
-        norm = (a - a.mean(-1, keepdims=True)) / np.sqrt(a.var(-1, keepdims=True) + self.eps)
-        return self.scale * torch.from_numpy(norm) + self.shift
-
-
-class EpsTooBig(GoodLN):
-    """ε 大了 10 倍：各步的性质都还满足，只有标准差约 10⁻³ 的行上差别明显。"""
-
-    def __init__(self, emb_dim, eps=1e-5):
-        super().__init__(emb_dim, eps=1e-4)
-
-
-class Raises(GoodLN):
-    def forward(self, x):
-        return x / self.missing_attribute
-
-
-class Loops(GoodLN):
-    def forward(self, x):
-        while True:
-            pass
-
-
-class Template(GoodLN):
-    def forward(self, x):
-        raise NotImplementedError("请在这里写你的代码")
-
-
-FAULTY = {
-    "unbiased_variance": Unbiased,
-    "eps_outside_sqrt": EpsOutside,
-    "eps_missing": EpsMissing,
-    "wrong_dim": WrongDim,
-    "missing_keepdim": NoKeepdim,
-    "single_pass_variance": SinglePass,
-    "not_parameters": PlainTensors,
-    "wrong_init": ZeroScale,
-    "wrong_param_shape": RowParam,
-    "scale_shift_swapped": Swapped,
-    "inplace_input": Inplace,
-    "wrong_shape_or_dtype": Float64,
-    "not_differentiable": Detached,
-    "wrong_output": EpsTooBig,
-    "raised": Raises,
-    "timeout": Loops,
-    "not_done": Template,
-    "eps_ignored": EpsIgnored,
-}
+FAULTY = {codes[0]: attempt for _, codes, attempt in MISTAKES}   # 错误写法在练习文件夹的 mistakes.py 里
 
 
 # 逐步诊断的代码由 tests/test_check_steps.py 用目录之外的错误逐个演示
@@ -219,7 +76,8 @@ STEP_CODES = {"row_mean_not_zero", "row_variance_not_one", "not_shift_invariant"
 
 
 def test_every_code_has_a_faulty_implementation():
-    assert set(FAULTY) | STEP_CODES == set(LAYER_NORM_CODES) and not set(FAULTY) & STEP_CODES
+    # 通用代码（说明在 core.MESSAGES）也各有一个犯了它的实现
+    assert set(FAULTY) | STEP_CODES == set(LAYER_NORM_CODES) | {"not_done", "raised", "timeout", "wrong_output"} and not set(FAULTY) & STEP_CODES
 
 
 SOLUTION_SNIPPETS = ["unbiased=False", "keepdim=True", "sqrt(var + ", "mean(dim=-1", "var(dim=-1"]

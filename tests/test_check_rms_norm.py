@@ -5,20 +5,8 @@ import pytest
 import torch
 import torch.nn as nn
 
-from dsx_util.exercises.rmsnorm_check import RMS_NORM_CODES, check_rms_norm
-
-
-class GoodRMS(nn.Module):
-    def __init__(self, emb_dim, eps=1e-6):
-        super().__init__()
-        self.eps = eps
-        self.scale = nn.Parameter(torch.ones(emb_dim))
-
-    def denom(self, x):
-        return torch.sqrt(x.pow(2).mean(dim=-1, keepdim=True) + self.eps)
-
-    def forward(self, x):
-        return self.scale * x / self.denom(x)
+from dsx_util.exercises.items.ch08_rms_norm.check import CODES as RMS_NORM_CODES, check_rms_norm
+from dsx_util.exercises.items.ch08_rms_norm.mistakes import MISTAKES, GoodRMS, SumNotMean
 
 
 class RsqrtRMS(GoodRMS):
@@ -54,112 +42,7 @@ def test_calling_a_ready_made_rms_norm_does_not_pass(impl, name):
     assert r.codes == ["forbidden_call"] and f"`{name}`" in r.messages[0], r.text()
 
 
-class EpsIgnored(GoodRMS):
-    def denom(self, x):
-        return torch.sqrt(x.pow(2).mean(dim=-1, keepdim=True) + 1e-6)
-
-
-class WithShift(GoodRMS):
-    """多了平移参数 β（初始全 0，默认情况下输出完全正确）。"""
-
-    def __init__(self, emb_dim, eps=1e-6):
-        super().__init__(emb_dim, eps)
-        self.shift = nn.Parameter(torch.zeros(emb_dim))
-
-    def forward(self, x):
-        return super().forward(x) + self.shift
-
-
-class SubtractsMean(GoodRMS):
-    def forward(self, x):
-        x = x - x.mean(dim=-1, keepdim=True)
-        return self.scale * x / self.denom(x)
-
-
-class EpsOutside(GoodRMS):
-    def denom(self, x):
-        return torch.sqrt(x.pow(2).mean(dim=-1, keepdim=True)) + self.eps
-
-
-class EpsMissing(GoodRMS):
-    def denom(self, x):
-        return x.pow(2).mean(dim=-1, keepdim=True).sqrt()
-
-
-class SumNotMean(GoodRMS):
-    def denom(self, x):
-        return torch.sqrt(x.pow(2).sum(dim=-1, keepdim=True) + self.eps)
-
-
-class WrongDim(GoodRMS):
-    def denom(self, x):
-        return torch.sqrt(x.pow(2).mean(dim=0, keepdim=True) + self.eps)
-
-
-class Plain(GoodRMS):
-    def __init__(self, emb_dim, eps=1e-6):
-        super().__init__(emb_dim, eps)
-        del self.scale
-        self.scale = torch.ones(emb_dim)
-
-
-class ZeroInit(GoodRMS):
-    def __init__(self, emb_dim, eps=1e-6):
-        super().__init__(emb_dim, eps)
-        self.scale = nn.Parameter(torch.zeros(emb_dim))
-
-
-class ScalarScale(GoodRMS):
-    def __init__(self, emb_dim, eps=1e-6):
-        super().__init__(emb_dim, eps)
-        self.scale = nn.Parameter(torch.tensor(1.0))
-
-
-class ReturnsList(GoodRMS):
-    def forward(self, x):
-        return super().forward(x).tolist()
-
-
-class EpsTooBig(GoodRMS):
-    """ε 大了 100 倍：各条性质都还满足，只有均方根约 10⁻³ 的行上差别明显。"""
-
-    def __init__(self, emb_dim, eps=1e-6):
-        super().__init__(emb_dim, eps=1e-4)
-
-
-class Raises(GoodRMS):
-    def forward(self, x):
-        return x @ self.scale.reshape(2, -1)
-
-
-class Loops(GoodRMS):
-    def forward(self, x):
-        while True:
-            pass
-
-
-class Template(GoodRMS):
-    def forward(self, x):
-        raise NotImplementedError("请在这里写你的代码")
-
-
-FAULTY = {
-    "subtracts_mean": SubtractsMean,
-    "eps_outside_sqrt": EpsOutside,
-    "eps_missing": EpsMissing,
-    "sum_not_mean": SumNotMean,
-    "wrong_dim": WrongDim,
-    "not_parameters": Plain,
-    "wrong_init": ZeroInit,
-    "wrong_param_shape": ScalarScale,
-    "wrong_shape_or_dtype": ReturnsList,
-    "wrong_output": EpsTooBig,
-    "raised": Raises,
-    "timeout": Loops,
-    "not_done": Template,
-    "eps_ignored": EpsIgnored,
-    "extra_parameters": WithShift,
-}
+FAULTY = {codes[0]: attempt for _, codes, attempt in MISTAKES}   # 错误写法在练习文件夹的 mistakes.py 里
 
 
 # 逐步诊断的代码由 tests/test_check_steps.py 用目录之外的错误演示
@@ -167,7 +50,8 @@ STEP_CODES = {"row_rms_not_one", "not_proportional", "not_scale_invariant", "gam
 
 
 def test_every_code_has_a_faulty_implementation():
-    assert set(FAULTY) | STEP_CODES == set(RMS_NORM_CODES) and not set(FAULTY) & STEP_CODES
+    # 通用代码（说明在 core.MESSAGES）也各有一个犯了它的实现
+    assert set(FAULTY) | STEP_CODES == set(RMS_NORM_CODES) | {"not_done", "raised", "timeout", "wrong_output"} and not set(FAULTY) & STEP_CODES
 
 
 @pytest.mark.parametrize("code", sorted(FAULTY))

@@ -4,11 +4,8 @@ import re
 import pytest
 import torch
 
-from dsx_util.exercises.stats_check import MEAN_VAR_CODES, check_mean_var
-
-
-def good(x):
-    return x.mean(dim=-1, keepdim=True), x.var(dim=-1, keepdim=True, unbiased=False)
+from dsx_util.exercises.items.ch03_mean_var.check import CODES as MEAN_VAR_CODES, check_mean_var
+from dsx_util.exercises.items.ch03_mean_var.mistakes import MISTAKES, good, missing_keepdim, unbiased
 
 
 def good_var_mean(x):
@@ -33,51 +30,7 @@ def test_correct_implementations_pass(fn):
     assert r.passed, r.text()
 
 
-def wrong_dim(x):
-    return x.mean(dim=0, keepdim=True), x.var(dim=0, keepdim=True, unbiased=False)
-
-
-def missing_keepdim(x):
-    return x.mean(dim=-1), x.var(dim=-1, unbiased=False)
-
-
-def unbiased(x):
-    return x.mean(dim=-1, keepdim=True), x.var(dim=-1, keepdim=True)
-
-
-def float64(x):
-    return good(x.double())
-
-
-def divides_by_h_minus_2(x):
-    """除以 H−2：各条性质（常数行方差 0、平移不变、乘 a 变 a² 倍）都满足，数值却不对。"""
-    m = x.mean(dim=-1, keepdim=True)
-    return m, ((x - m) ** 2).sum(dim=-1, keepdim=True) / (x.shape[-1] - 2)
-
-
-def raises(x):
-    return x.mean(dim=-1, keepdims=True, bogus=1)
-
-
-def loops(x):
-    while True:
-        pass
-
-
-def template(x):
-    raise NotImplementedError("请在这里写你的代码")
-
-
-FAULTY = {
-    "wrong_dim": wrong_dim,
-    "missing_keepdim": missing_keepdim,
-    "unbiased_variance": unbiased,
-    "wrong_shape_or_dtype": float64,
-    "wrong_output": divides_by_h_minus_2,
-    "raised": raises,
-    "timeout": loops,
-    "not_done": template,
-}
+FAULTY = {codes[0]: attempt for _, codes, attempt in MISTAKES}   # 错误写法在练习文件夹的 mistakes.py 里
 
 
 # 逐步诊断的代码由 tests/test_check_steps.py 用目录之外的错误演示
@@ -86,7 +39,8 @@ STEP_CODES = {"mean_of_constant_wrong", "mean_not_shift_equivariant", "variance_
 
 
 def test_every_code_has_a_faulty_implementation():
-    assert set(FAULTY) | STEP_CODES == set(MEAN_VAR_CODES) and not set(FAULTY) & STEP_CODES
+    # 通用代码（说明在 core.MESSAGES）也各有一个犯了它的实现
+    assert set(FAULTY) | STEP_CODES == set(MEAN_VAR_CODES) | {"not_done", "raised", "timeout", "wrong_output"} and not set(FAULTY) & STEP_CODES
 
 
 @pytest.mark.parametrize("code", sorted(FAULTY))

@@ -9,10 +9,10 @@ import pytest
 import torch
 import torch.nn as nn
 
-from dsx_util.exercises.batchnorm_check import check_batch_norm
-from dsx_util.exercises.layernorm_check import check_layer_norm
-from dsx_util.exercises.rmsnorm_check import check_rms_norm
-from dsx_util.exercises.stats_check import check_mean_var
+from dsx_util.exercises import check_batch_norm
+from dsx_util.exercises import check_layer_norm
+from dsx_util.exercises import check_rms_norm
+from dsx_util.exercises import check_mean_var
 
 # 各检查器目录里的错误代码（逐步诊断绝不能报出这些，除非代码真的犯了那种错）
 LN_CATALOGUE = {"unbiased_variance", "eps_outside_sqrt", "eps_missing", "wrong_dim", "missing_keepdim",
@@ -238,10 +238,10 @@ def test_novel_mean_var_mistakes_get_the_right_step(name):
 
 def test_every_step_code_is_demonstrated_by_a_novel_mistake():
     """每个检查器的每个逐步诊断代码，都至少被上面的一个新错误触发过。"""
-    from dsx_util.exercises.batchnorm_check import BATCH_NORM_CODES
-    from dsx_util.exercises.layernorm_check import LAYER_NORM_CODES
-    from dsx_util.exercises.rmsnorm_check import RMS_NORM_CODES
-    from dsx_util.exercises.stats_check import MEAN_VAR_CODES
+    from dsx_util.exercises.items.ch07_batch_norm.check import CODES as BATCH_NORM_CODES
+    from dsx_util.exercises.items.ch05_layer_norm.check import CODES as LAYER_NORM_CODES
+    from dsx_util.exercises.items.ch08_rms_norm.check import CODES as RMS_NORM_CODES
+    from dsx_util.exercises.items.ch03_mean_var.check import CODES as MEAN_VAR_CODES
 
     common = {"not_parameters", "wrong_init", "wrong_param_shape", "inplace_input", "wrong_shape_or_dtype",
               "not_differentiable", "raised", "timeout", "not_done",

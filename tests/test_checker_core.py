@@ -7,10 +7,10 @@ import torch.nn as nn
 
 from dsx_util.exercises._core import (NOT_DONE, CheckResult, call_learner, describe_exception,
                                       finish)
-from dsx_util.exercises.batchnorm_check import check_batch_norm
-from dsx_util.exercises.layernorm_check import check_layer_norm
-from dsx_util.exercises.rmsnorm_check import check_rms_norm
-from dsx_util.exercises.stats_check import check_mean_var
+from dsx_util.exercises import check_batch_norm
+from dsx_util.exercises import check_layer_norm
+from dsx_util.exercises import check_rms_norm
+from dsx_util.exercises import check_mean_var
 
 
 # ---------------------------------------------------------------- call_learner
@@ -166,7 +166,7 @@ def test_bad_learner_code_gets_a_clear_message(checker, behaviour):
 
 @pytest.mark.parametrize("checker", sorted(CHECKERS))
 def test_printing_megabytes_is_summarised_not_shown(checker, capsys):
-    from dsx_util.exercises import layernorm_check  # noqa: F401
+    from dsx_util.exercises.items.ch05_layer_norm import check as layernorm_check  # noqa: F401
 
     def noisy(x):
         print("调试" * 5_000_000)        # 10 MB 的字符
@@ -192,7 +192,7 @@ def test_infinite_loop_returns_within_six_seconds():
 
 
 def test_a_bug_inside_the_checker_becomes_one_message(monkeypatch):
-    from dsx_util.exercises import layernorm_check
+    from dsx_util.exercises.items.ch05_layer_norm import check as layernorm_check
 
     def broken(*args):
         raise IndexError("内部错误")

@@ -184,13 +184,14 @@ def test_tab_indents_in_the_editor(offline_page, site_url):
 def test_site_ships_the_same_checker_and_the_pinned_runtime():
     """网页载入的检查器就是 dsx_util 里的那一份；Pyodide 是 package.json 里钉住的版本，文件在本站。"""
     import json
-    from pathlib import Path
 
     from conftest import ROOT, html_dir
-    from dsx_util.exercises import pure_checks
+    from dsx_inpage import PAGE_LIST, page_files
     static = html_dir() / "_static"
-    for name in ("core.py", "pure_checks.py"):
-        assert (static / "dsx_inpage" / name).read_bytes() == (Path(pure_checks.__file__).parent / name).read_bytes()
+    listed = json.loads((static / "dsx_inpage" / PAGE_LIST).read_text())
+    assert "core.py" in listed and "pure_checks.py" in listed and "items/ch02_relu/check.py" in listed
+    for rel, path in page_files():   # 网页里的检查器与 dsx_util 里的是同一份（包括每道网页练习的 check.py）
+        assert rel in listed and (static / "dsx_inpage" / rel).read_bytes() == path.read_bytes(), rel
     pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
     lock = json.loads((static / "pyodide" / "pyodide-lock.json").read_text())
     assert lock["info"]["version"] == pinned

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 
+from dsx_util import exercises
 from dsx_util.exercises import pure_checks
 from dsx_util.exercises.catalog import EXERCISES, get_exercise
 from inpage_cases import GENERIC, MISTAKES, NOVEL
@@ -17,16 +18,18 @@ CASES = [(ex_id, code, src) for ex_id, cases in MISTAKES.items() for code, src i
 
 
 def test_module_imports_without_torch_and_numpy(tmp_path):
-    """像网页那样把 core.py 与 pure_checks.py 放进一个包，在 torch、numpy 都无法导入的解释器里运行一次检查。"""
+    """像网页那样把 core.py、pure_checks.py 和网页练习的 check.py 放进一个包，在 torch、numpy 都无法导入的解释器里
+    运行一次检查（每道网页练习的参考答案都通过）。"""
     import json
     import shutil
     from dsx_inpage import PAGE_PACKAGE, page_files
     package = tmp_path / PAGE_PACKAGE
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    for path in page_files():
-        shutil.copy2(path, package / path.name)
-    ex = get_exercise("ch02-relu")
+    for rel, path in page_files():   # 与 worker.js 相同：每层文件夹一个空的 __init__.py
+        dest = package / rel
+        for folder in [package, *reversed(dest.relative_to(package).parents[:-1])]:
+            (package / folder).mkdir(parents=True, exist_ok=True)
+            (package / folder / "__init__.py").touch()
+        shutil.copy2(path, dest)
     code = (
         "import sys, json\n"
         "class Block:\n"
@@ -36,16 +39,17 @@ def test_module_imports_without_torch_and_numpy(tmp_path):
         "sys.meta_path.insert(0, Block())\n"
         f"sys.path.insert(0, {str(tmp_path)!r})\n"
         f"from {PAGE_PACKAGE} import pure_checks as m\n"
-        f"r = m.run_source({ex.solution!r}, 'check_relu', 'relu_list', json.loads({json.dumps(ex.spec)!r}))\n"
-        "print(r['passed'], sorted(k for k in sys.modules if k.split('.')[0] in ('torch', 'numpy', 'dsx_util')))\n"
+        f"cases = json.loads({json.dumps([[e.solution, e.checker, e.entry, e.spec] for e in IN_PAGE])!r})\n"
+        "passed = [m.run_source(*case)['passed'] for case in cases]\n"
+        "print(all(passed), len(passed), sorted(k for k in sys.modules if k.split('.')[0] in ('torch', 'numpy', 'dsx_util')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "True []"
+    assert out.strip() == f"True {len(IN_PAGE)} []"
 
 
 def test_only_standard_library_imports():
     from dsx_inpage import page_files
-    for path in page_files():
+    for _, path in page_files():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
                  for alias in node.names}
@@ -55,14 +59,14 @@ def test_only_standard_library_imports():
         # IPython 只在它已经载入时（笔记本里）才用来显示结果；上面的测试里它被禁止导入，检查照样可用。
         # catalog 只在 CPython 里读（网页里没有它，要求由 run_source 的 spec 给出）
         assert names - {"IPython"} <= set(sys.stdlib_module_names), (path, names - set(sys.stdlib_module_names))
-        assert relative <= {"core", "catalog"}, relative
+        assert relative <= {"core", "catalog", "pure_checks"}, relative   # check.py 只从 ...core / ...pure_checks 导入
 
 
 def test_in_page_exercises_cover_the_chapters_of_the_issue():
     chapters = {ex.chapter[:4] for ex in IN_PAGE}
     assert chapters >= {"ch02", "ch04", "ch06", "ch07", "ch08", "ch11"}
     for ex in IN_PAGE:
-        checker = pure_checks.CHECKERS[ex.checker]
+        checker = pure_checks.load_checker(ex.checker)
         assert checker.exercise_id == ex.id and checker.exercise == ex.title
         tried = set(MISTAKES[ex.id]) | {c for ex_id, _, _, codes in NOVEL if ex_id == ex.id for c in codes}
         assert set(checker.codes) - tried == set(), "每个错误代码都要有一段犯了这个错误的代码"
@@ -94,7 +98,7 @@ def _notebook_way(ex, source, capsys):
     """像笔记本那样：运行模板单元格里的代码，再运行检查单元格（检查结果在终端里打印出来）。"""
     ns = {"__name__": "__main__"}
     exec(compile(source, "<cell>", "exec"), ns)
-    result = getattr(pure_checks, ex.checker)(ns[ex.entry])
+    result = pure_checks.load_checker(ex.checker)(ns[ex.entry])
     printed = capsys.readouterr().out
     assert printed.strip() == result.text()
     return result
@@ -140,7 +144,7 @@ def test_checker_never_raises_on_odd_return_values(capsys):
     class Weird(list):
         def __len__(self):
             raise RuntimeError("坏对象")
-    assert pure_checks.check_relu(lambda v: Weird()).codes == ["check_failed"]
-    assert pure_checks.check_relu(lambda v: [float("nan")] * len(v)).codes[0] == "wrong_output"
-    assert pure_checks.check_layer_norm_rows(lambda r, g, b, eps=1e-5: [["x"] * 4] * 3).codes == ["not_number"]
-    assert pure_checks.check_stable_var(lambda v: None).codes == ["not_number"]
+    assert exercises.check_relu(lambda v: Weird()).codes == ["check_failed"]
+    assert exercises.check_relu(lambda v: [float("nan")] * len(v)).codes[0] == "wrong_output"
+    assert exercises.check_layer_norm_rows(lambda r, g, b, eps=1e-5: [["x"] * 4] * 3).codes == ["not_number"]
+    assert exercises.check_stable_var(lambda v: None).codes == ["not_number"]

@@ -161,6 +161,12 @@ def test_glued_numbers_are_in_the_text(text, built):
     assert missing == [], f"{len(missing)}/{checked} 个 glue 值不在 PDF 文字里：{missing[:10]}"
 
 
+def test_no_visible_glue_lines(text):
+    """书自己的记账（glue 单元格带 remove-cell）不进 PDF：PDF 文字里看得见的 glue( 行不超过 10 行（issue 23）。"""
+    lines = [line.strip() for line in text.splitlines() if "glue(" in line]
+    assert len(lines) <= 10, f"PDF 里看得见 {len(lines)} 行 glue(：{lines[:5]}"
+
+
 def test_no_raw_markup(text):
     for raw in (r"\frac", "$$", "{glue", r"\(", r"\[", "{eq}", "{doc}"):
         assert raw not in text, f"PDF 文字里有未渲染的标记 {raw!r}：…{text[max(0, text.find(raw) - 80):text.find(raw) + 80]}…"

@@ -2,7 +2,7 @@
 
 - 转成 Markdown 后没有任何 MyST 语法；
 - glue 的数、式号与网页上显示的完全相同（从构建好的 HTML 里读）；
-- 代码单元格与源笔记本逐字相同、没有输出（所以仿 Colab 测试运行读者版，也就证明了源笔记本能运行）；
+- 代码单元格与源笔记本逐字相同、没有输出，只少了给正文供数的 glue 单元格（所以仿 Colab 测试运行读者版，也就证明了源笔记本能运行）；
 - 网页上的 Colab 按钮、下载按钮指向本章的读者版，全部章节的压缩包能下载；
 - 在 JupyterLab 里打开第 4 章，看到的是带数字的正文（截图存到 _build/screenshots/）。
 """
@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, chapter_paths, html_dir
+from reader_edition import is_glue_cell
 
 CHAPTERS = chapter_paths()
 READER = ROOT / "_build" / "reader" / "book"
@@ -128,7 +129,10 @@ def test_links_point_at_existing_web_pages(path):
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_code_cells_are_the_source_cells_without_outputs(path):
-    source = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+    """读者版的代码单元格就是源笔记本里除 glue 单元格以外的代码单元格，逐字相同、顺序相同。"""
+    cells_in_source = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+    source = [c.source for c in cells_in_source if not is_glue_cell(c)]
+    assert len(source) < len(cells_in_source) or "glue(" not in "".join(c.source for c in cells_in_source)
     reader = reader_nb(path)
     nbformat.validate(reader)
     cells = [c for c in reader.cells if c.cell_type == "code"]

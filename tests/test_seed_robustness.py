@@ -327,10 +327,10 @@ def ch12():
                         constants=("VOCAB", "T_CTX", "STEPS", "LR", "SEEDS", "cfg"), variants=variants)
 
 
-def _ch12_ranges(ch12, corpus_seed, seeds):
+def _ch12_ranges(ch12, corpus_seed, seeds, lr=None):
     from dsx_util import variants
     tokens, logp = variants.markov_corpus(60_000, vocab_size=ch12["VOCAB"], seed=corpus_seed)
-    final = {n: [variants.train_variant(n, s, tokens[:50_000], steps=ch12["STEPS"], lr=ch12["LR"], cfg=ch12["cfg"],
+    final = {n: [variants.train_variant(n, s, tokens[:50_000], steps=ch12["STEPS"], lr=lr or ch12["LR"], cfg=ch12["cfg"],
                                         eval_tokens=tokens[50_000:])[1] for s in seeds] for n in variants.NORM_KINDS}
     return {n: (min(v), max(v)) for n, v in final.items()}
 
@@ -352,6 +352,17 @@ def test_ch12_training_comparison_other_corpus(ch12):
     assert r["none"][0] <= r["ln"][1] and r["ln"][0] <= r["none"][1]     # 重叠：正文因此不说「不归一化更好」
     assert r["dyt"][0] > max(r["ln"][1], r["rms"][1])
     assert r["ln"][0] <= r["rms"][1] and r["rms"][0] <= r["ln"][1]
+
+
+def test_ch12_training_comparison_depends_on_lr(ch12):
+    """第 12 章：「学习率 3×10⁻³ 时三条结论的方向不变；3×10⁻² 时不归一化不再最快、DyT 也不再比 LayerNorm 慢，
+    它们的范围都与 LayerNorm 的重叠」。"""
+    assert ch12["LR"] == 1e-2
+    small = _ch12_ranges(ch12, 0, (0, 1, 2), lr=3e-3)
+    assert small["none"][1] < small["ln"][0] and small["dyt"][0] > small["ln"][1]
+    big = _ch12_ranges(ch12, 0, (0, 1, 2), lr=3e-2)
+    for n in ("none", "dyt"):
+        assert big[n][0] <= big["ln"][1] and big["ln"][0] <= big[n][1], (n, big)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -4,7 +4,7 @@
   单元格后面放一条工具栏（「运行并检查」「重置」）和反馈区，外加一小段内联脚本。只读不练的读者不会多下载任何文件：
   内联脚本在读者第一次点工具栏或代码时才去加载 inpage.js、编辑器（CodeMirror 5）和浏览器里的 Python（Pyodide）。
 - 构建结束时把需要的文件复制进网站的 _static/：Pyodide 核心文件与 CodeMirror 来自 npm 包（make 安装到
-  node_modules/，版本写在 package.json），检查器就是 dsx_util 里的那一份 pure_checks.py。网页不从外部加载任何东西。
+  node_modules/，版本写在 package.json），检查器就是 dsx_util 里的那一份（core.py、pure_checks.py 和各网页练习的 check.py）。网页不从外部加载任何东西。
 """
 import html
 import json
@@ -21,13 +21,19 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.was
                  "pyodide-lock.json")
 CODEMIRROR_FILES = ("lib/codemirror.js", "lib/codemirror.css", "mode/python/python.js")
 TAG = "inpage-exercise"
-# 网页里的检查器：标准库核心 core.py 与纯 Python 检查器 pure_checks.py，在 Pyodide 里作为包 PAGE_PACKAGE 载入
+# 网页里的检查器：标准库核心 core.py、纯 Python 检查机制 pure_checks.py 和每道网页练习文件夹里的 check.py，
+# 在 Pyodide 里作为包 PAGE_PACKAGE 载入（保持 items/<练习>/check.py 的相对路径，相对导入与 CPython 里一样）
 PAGE_PACKAGE = "dsx_page"
 EXERCISES_DIR = ROOT / "dsx_util" / "exercises"
+PAGE_LIST = "page_files.json"   # 网站里这些文件的清单（worker.js 按它载入）
 
 
 def page_files():
-    return [EXERCISES_DIR / "core.py", EXERCISES_DIR / "pure_checks.py"]
+    """网页要载入的检查器文件：[(相对 EXERCISES_DIR 的路径, 文件), ...]；网页练习的 check.py 由练习目录推出。"""
+    from dsx_util.exercises.catalog import EXERCISES
+    files = [EXERCISES_DIR / "core.py", EXERCISES_DIR / "pure_checks.py"]
+    files += [EXERCISES_DIR / "items" / ex.id.replace("-", "_") / "check.py" for ex in EXERCISES if ex.in_page]
+    return [(path.relative_to(EXERCISES_DIR).as_posix(), path) for path in files]
 
 # 工具栏的样式与加载器：每页只放一次，内联在页面里（不产生额外请求）
 _LOADER = """<style>
@@ -130,8 +136,10 @@ def copy_runtime(app, exception):
     (out / "dsx_inpage").mkdir(parents=True, exist_ok=True)
     for path in STATIC.iterdir():
         shutil.copy2(path, out / "dsx_inpage" / path.name)
-    for path in page_files():
-        shutil.copy2(path, out / "dsx_inpage" / path.name)
+    for rel, path in page_files():
+        (out / "dsx_inpage" / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, out / "dsx_inpage" / rel)
+    (out / "dsx_inpage" / PAGE_LIST).write_text(json.dumps([rel for rel, _ in page_files()]), encoding="utf-8")
 
 
 def setup(app):

@@ -114,6 +114,8 @@ class BuildResolver:
             raise ExtensionError(f"读者版笔记本：{self.docname} 里的 {{{role}}}`{target}` 找不到目标。")
         text = resolved.astext()
         uri = resolved.get("refuri")
+        if not uri and role != "eq" and resolved.get("refid"):   # 同一页里的 {ref}：链接到网页上的这一节
+            uri = "#" + resolved["refid"]
         return text, (urljoin(self.page_url, uri) if uri else None)
 
     def heading_number(self, title):
@@ -142,7 +144,7 @@ def output_folder(app):
 
 # ---------------------------------------------------------------- 生成
 def reader_notebook(app, docname):
-    """按源笔记本生成读者版：Markdown 单元格改写，代码单元格原样保留、清空输出。"""
+    """按源笔记本生成读者版：Markdown 单元格改写，代码单元格原样保留、清空输出；glue 单元格不要。"""
     source = nbformat.read(str(app.env.doc2path(docname)), as_version=4)
     resolver = BuildResolver(app, docname)
     widget_cells = widget_cell_ids(executed_notebook(app, docname, source))
@@ -154,6 +156,8 @@ def reader_notebook(app, docname):
             if converter.attachments:
                 cell["attachments"] = converter.attachments
         elif cell.cell_type == "code":
+            if is_glue_cell(cell):
+                continue   # 书自己的记账（把数交给正文），网页上也不显示；读者版里没有它，笔记本照样从头运行
             cell.outputs, cell.execution_count = [], None
             if not hinted and cell.get("id") in widget_cells:
                 cells.append(nbformat.v4.new_markdown_cell(RERUN_HINT))
@@ -161,6 +165,12 @@ def reader_notebook(app, docname):
         cells.append(cell)
     source.cells = cells
     return source
+
+
+def is_glue_cell(cell):
+    """只给正文供数的隐藏单元格（标签 glue 和 remove-cell）：网页、PDF 与读者版都不显示。"""
+    tags = cell.get("metadata", {}).get("tags", [])
+    return cell.get("cell_type") == "code" and "glue" in tags and "remove-cell" in tags
 
 
 def executed_notebook(app, docname, source):

@@ -35,12 +35,7 @@ WRONG_OUTPUT = "wrong_output"
 WRONG_SHAPE_OR_DTYPE = "wrong_shape_or_dtype"
 CHECK_FAILED = "check_failed"   # 检查器自己出了意外（不应发生）；不在各检查器的错误目录里
 
-# 每个检查器都会用到的通用错误代码及其中文说明。
-COMMON_CODES = {
-    NOT_DONE: "练习还没有完成：代码仍然抛出 NotImplementedError",
-    RAISED: "你的代码运行时抛出了异常",
-    TIMEOUT: "你的代码运行太久（可能有死循环），检查被中止",
-}
+# 这些代码的中文说明都在唯一的通用表 core.MESSAGES 里（Outcome.message 另外带上运行时的细节）。
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _LIBRARY_DIRS = tuple(sorted({os.path.abspath(p) for p in (
@@ -280,7 +275,7 @@ def close(a, b, atol=1e-4, rtol=1e-4) -> bool:
 
 
 __all__ = ["CheckResult", "Outcome", "Runner", "NOT_DONE", "RAISED", "TIMEOUT", "WRONG_OUTPUT",
-           "WRONG_SHAPE_OR_DTYPE", "COMMON_CODES", "call_learner", "finish", "describe_exception",
+           "WRONG_SHAPE_OR_DTYPE", "call_learner", "finish", "describe_exception",
            "describe_value", "fmt_shape", "fmt_num", "tensor_problem", "max_abs_diff", "close"]
 
 

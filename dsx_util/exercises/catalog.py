@@ -31,7 +31,7 @@ class Exercise:
     checker: str
     hint: str
     solution: str
-    in_page: bool = False   # True：纯 Python 练习，网页里也能运行并检查（检查器在 pure_checks.py）
+    in_page: bool = False   # True：纯 Python 练习，网页里也能运行并检查（检查器在它文件夹的 check.py，只用标准库）
     forbidden: tuple = ()   # 题目不许用的名字：((名字, 题目里的要求), ...)，见各文件夹 __init__.py 的 FORBIDDEN
     required: tuple = ()    # 题目要求必须用到的名字（如 set_seed），见 REQUIRED_NAMES
 

@@ -18,7 +18,8 @@ import time
 
 NOT_DONE = "not_done"
 
-# 通用说明（各检查器都可能用到）；各练习自己的说明在它的检查器里
+# 唯一的一张通用说明表：每个通用代码一种说法，各检查器（PyTorch 的、纯 Python 的、网页里的）都用它。
+# 各练习自己的代码及说明在它文件夹的 check.py 的 CODES 里，不许重新定义这里的代码（tests/test_exercise_layout.py）。
 MESSAGES = {
     NOT_DONE: "尚未作答：模板里的 raise NotImplementedError 还在，写好你的实现后再检查。",
     "raised": "你的代码抛出了异常：{error}",
@@ -35,7 +36,21 @@ MESSAGES = {
     "forbidden_call": "题目要求{rule}，你的代码里用到了 `{name}`{where}：请自己写出这一步。",
     "missing_call": "题目要求{rule}，你的代码里没有用到 `{name}`。",
     "modified_input": "你改动了传入的{what}：请新建{new}返回，不要修改输入（调用者的数据会被悄悄改掉）。",
+    # PyTorch 练习（simple_checks）常见的几种
+    "not_tensor": "应返回一个 torch 张量，实际返回的是 {kind}。",
+    "wrong_shape": "{label}输出形状应为 {expected}，实际是 {actual}。",
+    "nan_output": "{label}输出里出现了 NaN 或无穷大。",
+    "broadcast_error": "形状对不上，无法广播：第 {dim} 维一个长 {a}、一个长 {b}{where}。求均值、方差后，结果要还能和原张量"
+                       "逐元素运算（想想 keepdim）。",
 }
+
+
+def exercise_id_of(module_name):
+    """检查器模块名 -> 练习 id：``...items.ch02_relu.check`` -> ``"ch02-relu"``（id 只写在文件夹名里）。"""
+    parts = module_name.split(".")
+    if len(parts) < 3 or parts[-1] != "check" or parts[-3] != "items":
+        raise ValueError(f"检查器要写在 items/<练习>/check.py 里，{module_name!r} 不是这样的模块")
+    return parts[-2].replace("_", "-")
 
 
 def message(table, code, **fields):

@@ -14,6 +14,12 @@ from . import spec as S
 from .explorers import _Explorer, _esc, _json_script, _new_id, _shown, _static
 
 
+def _span(t, values):
+    """一组值的说法：最小、最大两端按 S.fmt 写出来相同时说「都是 x」，否则说「在 a 到 b 之间」（与 JS 相同）。"""
+    a, b = S.fmt(min(values)), S.fmt(max(values))
+    return S.fill(t["span_same"], {"a": a}) if a == b else S.fill(t["span_range"], {"a": a, "b": b})
+
+
 def _page(root_id, kind, body, spec, data):
     """页面内视图：两份样式表 + 结构 + 规格与数据的 JSON + 内联脚本（window.DSXNormExplorers 只定义一次）。"""
     return (
@@ -464,12 +470,10 @@ class NormAxesExplorer(_Explorer):
         if m["center"]:
             stats = S.fill(t["stats_center"], {"mu": S.fmt(first["mu"]), "var": S.fmt(first["var"])})
             check = S.fill(t["check_center"], {"mean_abs": S.fmt(max(abs(g["y_mean"]) for g in groups)),
-                                               "var_min": S.fmt(min(g["y_var"] for g in groups)),
-                                               "var_max": S.fmt(max(g["y_var"] for g in groups))})
+                                               "var_span": _span(t, [g["y_var"] for g in groups])})
         else:
             stats = S.fill(t["stats_rms"], {"ms": S.fmt(first["ms"]), "rms": S.fmt(math.sqrt(first["ms"]))})
-            check = S.fill(t["check_rms"], {"rms_min": S.fmt(min(g["y_rms"] for g in groups)),
-                                            "rms_max": S.fmt(max(g["y_rms"] for g in groups))})
+            check = S.fill(t["check_rms"], {"rms_span": _span(t, [g["y_rms"] for g in groups])})
         code = "\n".join(m["code"])
         return "".join([
             f'<pre class="dsx-code dsx-code-block" data-role="code">{_esc(code)}</pre>',

@@ -235,8 +235,10 @@ NORM_AXES_SPEC = {
         "first": "第一组（x[0, 0, 0] 所在的组，{size} 个数）：{stats}",
         "stats_center": "均值 μ = {mu}，方差 σ² = {var}",
         "stats_rms": "均方 mean(x²) = {ms}，均方根 = {rms}",
-        "check_center": "每组归一化后：均值的最大绝对值 {mean_abs}，方差在 {var_min} 到 {var_max} 之间。",
-        "check_rms": "每组归一化后：均方根在 {rms_min} 到 {rms_max} 之间（均值不为 0：RMSNorm 不减均值）。",
+        "check_center": "每组归一化后：均值的最大绝对值 {mean_abs}，方差{var_span}。",
+        "check_rms": "每组归一化后：均方根{rms_span}（均值不为 0：RMSNorm 不减均值）。",
+        "span_same": "都是 {a}",          # 两端写出来相同：说一个值
+        "span_range": "在 {a} 到 {b} 之间",
         "note": "方差用有偏估计，ε = {eps}。输入保留 1 位小数，输出显示 3 位小数。",
     },
 }

@@ -1,14 +1,18 @@
 // 在 Web Worker 里运行学习者的代码：页面不会被死循环卡住（超时由页面结束这个 Worker）。
-// Pyodide 与检查器（core.py、pure_checks.py，和 Jupyter 里用的是同一份）都从本站加载（构建时复制到 _static/），
-// 在 Pyodide 里作为包 dsx_page 载入；不访问外部网络。
+// Pyodide 与检查器（core.py、pure_checks.py 和各网页练习的 items/<练习>/check.py，和 Jupyter 里用的是同一份）
+// 都从本站加载（构建时复制到 _static/，清单是 page_files.json），在 Pyodide 里作为包 dsx_page 载入；不访问外部网络。
 importScripts("../pyodide/pyodide.js");
 
-const FILES = ["core.py", "pure_checks.py"];
 const started = (async () => {
   const py = await loadPyodide({ indexURL: new URL("../pyodide/", self.location.href).href });
-  py.FS.mkdirTree("/home/pyodide/dsx_page");
-  py.FS.writeFile("/home/pyodide/dsx_page/__init__.py", "");
-  for (const name of FILES) {
+  const files = await (await fetch("page_files.json")).json();
+  for (const name of files) {
+    const parts = ("dsx_page/" + name).split("/");
+    for (let i = 1; i < parts.length; i++) {   // 每一层文件夹都是包：建目录、放一个空的 __init__.py
+      const dir = "/home/pyodide/" + parts.slice(0, i).join("/");
+      py.FS.mkdirTree(dir);
+      if (!py.FS.analyzePath(dir + "/__init__.py").exists) py.FS.writeFile(dir + "/__init__.py", "");
+    }
     const source = await (await fetch(name)).text();
     py.FS.writeFile("/home/pyodide/dsx_page/" + name, source);
   }

@@ -210,16 +210,21 @@
         outCells[i].textContent = fmt3(y[i]);
       }
       var stats, check, arr = function (a) { return Array.prototype.slice.call(a); };
+      // 两端写出来相同时说「都是 x」，否则说「在 a 到 b 之间」（与 Python 的 _span 相同）
+      var span = function (v) {
+        var a = fmt(Math.min.apply(null, v)), b = fmt(Math.max.apply(null, v));
+        return a === b ? fill(t.span_same, { a: a }) : fill(t.span_range, { a: a, b: b });
+      };
       if (m.center) {
         stats = fill(t.stats_center, { mu: fmt(mu[0]), "var": fmt(vr[0]) });
         check = fill(t.check_center, {
           mean_abs: fmt(Math.max.apply(null, arr(ym).map(Math.abs))),
-          var_min: fmt(Math.min.apply(null, arr(yv))), var_max: fmt(Math.max.apply(null, arr(yv)))
+          var_span: span(arr(yv))
         });
       } else {
         stats = fill(t.stats_rms, { ms: fmt(ms[0]), rms: fmt(Math.sqrt(ms[0])) });
         var rr = arr(yq).map(Math.sqrt);
-        check = fill(t.check_rms, { rms_min: fmt(Math.min.apply(null, rr)), rms_max: fmt(Math.max.apply(null, rr)) });
+        check = fill(t.check_rms, { rms_span: span(rr) });
       }
       q(root, "code").textContent = m.code.join("\n");
       q(root, "groups").textContent = fill(t.groups, {

@@ -1,11 +1,7 @@
-"""这道练习的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。
-
-按 issue 21 的布局写：装饰器 checker(__name__, CODES) 由模块名推出练习 id。在还没有这个装饰器的旧版 pure_checks
-上，退回旧的登记方式 _checker(...)，两种情况下检查的内容相同。
-"""
+"""这道练习的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法与写明的要求在 mistakes.py）。"""
 import math
 
-from ...pure_checks import _Stop, _call, _combine, _first_difference, _floats, _judge, _unchanged, fmt_num, message
+from ...pure_checks import checker, _Stop, _call, _combine, _first_difference, _floats, _judge, _unchanged, fmt_num, message
 
 CODES = {
     "no_gamma": "结果没有乘缩放参数 γ：每个分量的 tanh(α·x) 要乘以同一位置的 γᵢ。",
@@ -71,16 +67,9 @@ def _steps(fn):
     return findings
 
 
-def _register(codes):
-    try:
-        from ...pure_checks import checker       # issue 21 的新布局
-    except ImportError:
-        from ...pure_checks import _checker      # 旧版的登记方式：练习 id 由文件夹名推出
-        return _checker(__name__.split(".")[-2].replace("_", "-"), codes)
-    return checker(__name__, codes)
 
 
-@_register(CODES)
+@checker(__name__, CODES)
 def check_dyt_list(fn):
     """检查 dyt_list(values, alpha, gamma, beta)：y_i = γ_i · tanh(α · x_i) + β_i。"""
     cases = (([0.5, -1.0, 2.0, -0.25], 0.8, [1.5, 0.5, -1.0, 2.0], [0.1, -0.2, 0.3, 0.05]),

@@ -1,9 +1,5 @@
-"""这道练习的检查器（编目的错误写法在 mistakes.py）。
-
-按 issue 21 的布局写：装饰器 checker(__name__, CODES) 由模块名推出练习 id；在还没有这个装饰器的旧版 simple_checks
-上，退回旧的登记方式 _checker(...)。
-"""
-from ...simple_checks import _call, _judge_tensor, _msg, _randn, _torch, finish
+"""这道练习的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法与写明的要求在 mistakes.py）。"""
+from ...simple_checks import checker, _call, _judge_tensor, _msg, _randn, _torch, finish
 
 CODES = {
     "only_q_normalized": "{label}只归一化了查询 q，键 k 也要做一次均方根归一化。",
@@ -23,13 +19,6 @@ CODES = {
 }
 
 
-def _register(codes):
-    try:
-        from ...simple_checks import checker     # issue 21 的新布局
-    except ImportError:
-        from ...simple_checks import _checker    # 旧版的登记方式：练习 id 由文件夹名推出
-        return _checker(__name__.split(".")[-2].replace("_", "-"), codes)
-    return checker(__name__, codes)
 
 
 def _scores(q, k, eps, *, norm_q=True, norm_k=True, kind="rms", scale="sqrt", transpose=False, dim=-1, eps_kind="in"):
@@ -51,7 +40,7 @@ def _scores(q, k, eps, *, norm_q=True, norm_k=True, kind="rms", scale="sqrt", tr
     return s / {"sqrt": d ** 0.5, "none": 1.0, "d": float(d)}[scale] if torch else s
 
 
-@_register(CODES)
+@checker(__name__, CODES)
 def check_qk_norm_scores(fn):
     """检查 qk_norm_scores(q, k, eps)：RMSNorm(q) · RMSNorm(k)ᵀ / √head_dim，形状 [B, 头数, T, T]。"""
     torch = _torch()
@@ -88,7 +77,9 @@ def check_qk_norm_scores(fn):
         else:
             extra = []
         findings = ([failure] if failure else []) + extra + (
-            [("modified_input", _msg(CODES, "modified_input", label=label, index=changed[0]))] if changed else [])
+            [("modified_input", label + _msg(CODES, "modified_input", new="张量",
+                                             what=f"参数 {'qk'[changed[0] - 1]}（例如用了 mul_()、/= 这类原地操作）"))]
+            if changed else [])
         if findings:
             return finish(exercise, findings)
     return finish(exercise, [])

@@ -27,6 +27,10 @@ def _fn(source):
 
 
 MISTAKES = [
+    ("ε 写成了 1（比均方大得多）", ["not_scale_invariant"],
+     _qk(qh="q * torch.rsqrt(q.pow(2).mean(dim=-1, keepdim=True) + 1.0)",
+         kh="k * torch.rsqrt(k.pow(2).mean(dim=-1, keepdim=True) + 1.0)")),
+    ("分数多乘了 2", ["exceeds_bound"], _qk(ret="2 * q_hat @ k_hat.transpose(-2, -1) / d ** 0.5")),
     ("只归一化了 q", ["only_q_normalized"], _qk(kh="k")),
     ("只归一化了 k", ["only_k_normalized"], _qk(qh="q")),
     ("都没归一化", ["no_normalization"], _qk(qh="q", kh="k")),
@@ -48,12 +52,7 @@ MISTAKES = [
                              kh="k * torch.rsqrt(k.pow(2).mean(dim=-1, keepdim=True))")),
     ("原地修改了 q", ["modified_input"], _qk(qh="q.mul_(torch.rsqrt(q.pow(2).mean(dim=-1, keepdim=True) + eps))")),
 ]
-NOVEL = [
-    ("ε 写成了 1（比均方大得多）", ["not_scale_invariant"],
-     _qk(qh="q * torch.rsqrt(q.pow(2).mean(dim=-1, keepdim=True) + 1.0)",
-         kh="k * torch.rsqrt(k.pow(2).mean(dim=-1, keepdim=True) + 1.0)")),
-    ("分数多乘了 2", ["exceeds_bound"], _qk(ret="2 * q_hat @ k_hat.transpose(-2, -1) / d ** 0.5")),
-]
+NOVEL = []
 
 # 上面写成代码，是为了看得出每条错在哪里；检查器拿到的是学习者的函数
 MISTAKES = [(what, codes, _fn(source)) for what, codes, source in MISTAKES]

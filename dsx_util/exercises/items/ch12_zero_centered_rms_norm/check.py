@@ -1,9 +1,5 @@
-"""这道练习的检查器（编目的错误写法在 mistakes.py）。
-
-按 issue 21 的布局写：装饰器 checker(__name__, CODES) 由模块名推出练习 id；在还没有这个装饰器的旧版 simple_checks
-上，退回旧的登记方式 _checker(...)。
-"""
-from ...simple_checks import _call, _judge_tensor, _msg, _randn, _torch, finish
+"""这道练习的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法与写明的要求在 mistakes.py）。"""
+from ...simple_checks import checker, _call, _judge_tensor, _msg, _randn, _torch, finish
 
 CODES = {
     "gamma_not_zero_centered": "{label}结果像是乘了 γ 而不是 (1 + γ)：零中心写法里 γ = 0 表示不缩放。",
@@ -11,8 +7,8 @@ CODES = {
     "wrong_dtype": "{label}返回的类型是 {got}，应与输入相同（{want}）：在 float32 里算完以后，用 .to(x.dtype) 转回去。",
     "computed_in_low_precision": "{label}结果里有 {bad} 个值是 0、inf 或 nan：输入里有平方会超过 float16 上限（65504）的值，"
                                  "均方溢出成了 inf。先用 x.float() 转成 float32，再求平方和。",
-    "low_precision_error": "{label}与正确结果最大相差 {diff:.3g}，比先转 float32 再算的误差（{budget:.3g}）大：每一步都要在 float32 里算，"
-                           "只在最后转回输入的类型。",
+    "low_precision_error": "{label}与正确结果最大相差 {diff:.3e}，超出了只在最后一步舍入到输入类型时的误差（{budget:.3e}）："
+                           "每一步都要在 float32 里算，只在最后转回输入的类型。",
     "subtracted_mean": "{label}你先减去了均值：均方根归一化不减均值，直接对 x² 求平均。",
     "eps_outside_sqrt": "{label}ε 加在了根号外面：应为 √(mean(x²) + ε)。",
     "eps_ignored": "{label}eps={eps} 时结果和 eps=1e-6 时一样：请用参数 eps，不要写死。",
@@ -22,13 +18,6 @@ CODES = {
 }
 
 
-def _register(codes):
-    try:
-        from ...simple_checks import checker     # issue 21 的新布局
-    except ImportError:
-        from ...simple_checks import _checker    # 旧版的登记方式：练习 id 由文件夹名推出
-        return _checker(__name__.split(".")[-2].replace("_", "-"), codes)
-    return checker(__name__, codes)
 
 
 def _reference(x, gamma, eps, *, mode="ok", dim=-1):
@@ -52,7 +41,7 @@ def _reference(x, gamma, eps, *, mode="ok", dim=-1):
     return x64 / d * scale
 
 
-@_register(CODES)
+@checker(__name__, CODES)
 def check_zero_centered_rms_norm(fn):
     """检查 zero_centered_rms_norm(x, gamma, eps)：x / sqrt(mean(x²) + ε) * (1 + γ)，float32 里算，返回 x 的类型。"""
     torch = _torch()
@@ -67,8 +56,8 @@ def check_zero_centered_rms_norm(fn):
     cases = (("float32 输入：", x_small, 1e-6), ("eps=1e-2 时：", x_narrow, 1e-2),
              ("float16 输入：", x_half.half(), 1e-6), ("bfloat16 输入：", x_bf.bfloat16(), 1e-6))
     for label, x, eps in cases:
-        given = x.clone()
-        value, failure = _call(fn, given, gamma.clone(), eps=eps)
+        given, given_gamma = x.clone(), gamma.clone()
+        value, failure = _call(fn, given, given_gamma, eps=eps)
         want = _reference(x, gamma, eps)
         if failure is None and isinstance(value, torch.Tensor) and value.dtype != x.dtype:
             close = value.shape == want.shape and torch.allclose(value.detach().double(), want, atol=5e-2, rtol=2e-2)
@@ -80,9 +69,9 @@ def check_zero_centered_rms_norm(fn):
             budget = float((want.to(x.dtype).double() - want).abs().max()) * 1.01 + 1e-6
             tol = budget if low else 1e-4
             wrong = {m: _reference(x, gamma, eps, mode=m) for m in
-                     ("gamma_not_zero_centered", "no_gamma", "subtracted_mean", "eps_outside_sqrt", "missing_sqrt")}
-            if eps != 1e-6:
-                wrong.update({m: _reference(x, gamma, eps, mode=m) for m in ("eps_ignored", "no_eps")})
+                     ("gamma_not_zero_centered", "no_gamma", "subtracted_mean", "missing_sqrt")}
+            if eps != 1e-6:   # ε 很小时，ε 放错位置的结果与正确结果分不开：只在 ε 大的那一组里认这几种错误
+                wrong.update({m: _reference(x, gamma, eps, mode=m) for m in ("eps_outside_sqrt", "eps_ignored", "no_eps")})
             wrong["wrong_dim"] = _reference(x, gamma, eps, dim=0)
             if low:
                 wrong = {k: v.to(x.dtype) for k, v in wrong.items()}
@@ -100,9 +89,12 @@ def check_zero_centered_rms_norm(fn):
                 if diff < 20 * budget:
                     failure = ("low_precision_error", _msg(CODES, "low_precision_error", label=label, diff=diff,
                                                            budget=budget))
-        changed = isinstance(given, torch.Tensor) and not torch.equal(given, x)
+        changed = [name for name, before, after in (("x", x, given), ("gamma", gamma, given_gamma))
+                   if not torch.equal(before, after)]
         findings = ([failure] if failure else []) + (
-            [("modified_input", _msg(CODES, "modified_input", label=label, index=1))] if changed else [])
+            [("modified_input", label + _msg(CODES, "modified_input", new="张量",
+                                             what=f"参数 {changed[0]}（例如用了 add_()、mul_()、*= 这类原地操作）"))]
+            if changed else [])
         if findings:
             return finish(exercise, findings)
     return finish(exercise, [])

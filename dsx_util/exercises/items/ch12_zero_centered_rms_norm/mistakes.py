@@ -26,6 +26,22 @@ def _fn(source):
 
 
 MISTAKES = [
+    ("只给 float16 转 float32，bfloat16 仍在 bfloat16 里算", ["low_precision_error"], '''import torch
+
+
+def zero_centered_rms_norm(x, gamma, eps=1e-6):
+    x32 = x.float() if x.dtype == torch.float16 else x
+    mean_sq = x32.pow(2).mean(dim=-1, keepdim=True)
+    y = x32 * torch.rsqrt(mean_sq + eps) * (1 + gamma.to(x32.dtype))
+    return y.to(x.dtype)
+'''),
+    ("均方在 float32 里算，乘法却在 float16 里做", ["low_precision_error"], '''import torch
+
+
+def zero_centered_rms_norm(x, gamma, eps=1e-6):
+    inv = torch.rsqrt(x.float().pow(2).mean(dim=-1, keepdim=True) + eps).to(x.dtype)
+    return x * inv * (1 + gamma).to(x.dtype)
+'''),
     ("乘了 γ 而不是 1 + γ", ["gamma_not_zero_centered"], _zc(scale="gamma.float()")),
     ("没乘缩放参数", ["no_gamma"], _zc(scale="1.0")),
     ("没转回输入的类型", ["wrong_dtype"], _zc(ret="y")),
@@ -36,6 +52,14 @@ MISTAKES = [
     ("没有 ε", ["no_eps"], _zc(inv="torch.rsqrt(mean_sq)")),
     ("少开平方", ["missing_sqrt"], _zc(inv="1 / (mean_sq + eps)")),
     ("沿第 0 维求均方", ["wrong_dim"], _zc(dim="0")),
+    ("原地修改了 gamma", ["modified_input"], '''import torch
+
+
+def zero_centered_rms_norm(x, gamma, eps=1e-6):
+    x32 = x.float()
+    gamma.add_(1)
+    return (x32 * torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + eps) * gamma.float()).to(x.dtype)
+'''),
     ("原地修改了输入", ["modified_input"], '''import torch
 
 
@@ -46,15 +70,7 @@ def zero_centered_rms_norm(x, gamma, eps=1e-6):
     return y
 '''),
 ]
-NOVEL = [
-    ("均方在 float32 里算，乘法却在 float16 里做", ["low_precision_error"], '''import torch
-
-
-def zero_centered_rms_norm(x, gamma, eps=1e-6):
-    inv = torch.rsqrt(x.float().pow(2).mean(dim=-1, keepdim=True) + eps).to(x.dtype)
-    return x * inv * (1 + gamma).to(x.dtype)
-'''),
-]
+NOVEL = []
 
 # 上面写成代码，是为了看得出每条错在哪里；检查器拿到的是学习者的函数
 MISTAKES = [(what, codes, _fn(source)) for what, codes, source in MISTAKES]

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import functools
 
-from ._core import (spec_findings, stops_checking, NOT_DONE, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, close,
+from ...core import exercise_id_of
+from ..._core import (spec_findings, stops_checking, NOT_DONE, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, close,
                     describe_value, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
                     run_model, safe_findings, tensor_problem)
 
-EXERCISE_ID = "ch07-batch-norm"   # 题目与要求见 items/ch07_batch_norm/
+EXERCISE_ID = exercise_id_of(__name__)   # 练习 id 只写在文件夹名里；题目与要求见本文件夹
 
-BATCH_NORM_CODES = {
+CODES = {
     "wrong_axis": "在错误的维度上归一化（例如对每个样本），批量归一化要对每个特征沿批量维度统计",
     "unbiased_normalize": "归一化时用了无偏方差，训练模式的输出要用有偏方差",
     "running_var_biased": "running_var 用有偏方差更新了，nn.BatchNorm1d 用的是无偏方差",
@@ -28,7 +29,6 @@ BATCH_NORM_CODES = {
     "feature_variance_not_one": "训练模式下每个特征的输出方差不是 σ²/(σ²+ε) ≈ 1：缩放不对",
     "not_shift_invariant": "给一个特征整列加上常数后输出变了：正确的批量归一化不受整列平移的影响",
     "features_mixed": "一个特征的输出受到了其他特征输入的影响：每个特征只能用自己那一列的统计量",
-    "wrong_output": "输出数值不对，各条性质却都满足（例如 ε 的取值不同）",
     "wrong_param_names": "可学习参数的名字应是 weight、bias（与 nn.BatchNorm1d 相同）",
     "not_parameters": "weight / bias 不是可学习参数",
     "wrong_init": "初始值不对：weight 全 1、bias 全 0、running_mean 全 0、running_var 全 1",
@@ -37,9 +37,6 @@ BATCH_NORM_CODES = {
     "eps_ignored": "构造函数传入的 eps 没有用上",
     "momentum_ignored": "构造函数传入的 momentum 没有用上",
     "running_stats_in_graph": "滑动统计量的更新进入了计算图（没有放在 torch.no_grad() 里）",
-    "raised": "你的代码抛出了异常",
-    "timeout": "你的代码运行太久（可能有死循环）",
-    "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
 }
 
 C = 4
@@ -102,13 +99,13 @@ def _running_models(x, rm0, rv0):
 
 def check_batch_norm(cls_or_factory, exercise: str = None, timeout: float = 5.0,
                      show: bool = True):
-    """检查 ``cls_or_factory(num_features)`` 创建的批量归一化模块；返回 CheckResult（见 BATCH_NORM_CODES）。"""
+    """检查 ``cls_or_factory(num_features)`` 创建的批量归一化模块；返回 CheckResult（见 CODES）。"""
     run = Runner(timeout=timeout)
     findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
     if not stops_checking(findings):
         findings += safe_findings(_diagnose, cls_or_factory, run)
     if exercise is None:   # 反馈里显示练习的标题（与题目单元格相同）
-        from .catalog import get_exercise
+        from ...catalog import get_exercise
         exercise = get_exercise(EXERCISE_ID).title
     return finish(exercise, findings, notes=run.notes(), show=show)
 
@@ -367,7 +364,7 @@ def _explain_running(code, name, got, want, before, step):
 
 def _stepwise(m, run, x, unaffine):
     """训练模式的输出与任何错误模型都不吻合时，逐条检查批量归一化的性质（按特征、沿批量维度）。"""
-    from ._steps import output, worst
+    from ..._steps import output, worst
 
     def run_on(inp):
         y = output(run, m, inp)
@@ -414,4 +411,4 @@ def _stepwise(m, run, x, unaffine):
     return findings
 
 
-__all__ = ["check_batch_norm", "BATCH_NORM_CODES"]
+__all__ = ["check_batch_norm", "CODES"]

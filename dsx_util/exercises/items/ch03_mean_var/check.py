@@ -9,13 +9,14 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ._core import (spec_findings, stops_checking, NOT_DONE, RAISED, RAISES, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner,
+from ...core import exercise_id_of
+from ..._core import (spec_findings, stops_checking, NOT_DONE, RAISED, RAISES, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner,
                     describe_value, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
                     run_model, safe_findings)
 
-EXERCISE_ID = "ch03-mean-var"   # 题目与要求见 items/ch03_mean_var/
+EXERCISE_ID = exercise_id_of(__name__)   # 练习 id 只写在文件夹名里；题目与要求见本文件夹
 
-MEAN_VAR_CODES = {
+CODES = {
     "wrong_dim": "均值或方差没有沿最后一维计算",
     "missing_keepdim": "没有保留被归约的维度（keepdim），结果少了一维",
     "unbiased_variance": "方差用了无偏估计（除以 H−1），这里要有偏估计（除以 H）",
@@ -26,10 +27,6 @@ MEAN_VAR_CODES = {
     "variance_not_shift_invariant": "整行加上常数后，方差应不变",
     "variance_not_quadratic": "整行乘以 a 后，方差应变为 a² 倍",
     "rows_mixed": "一行的结果受到了其他行的影响：每行只用自己的数",
-    "wrong_output": "数值不对，各条性质却都满足",
-    "raised": "你的代码抛出了异常",
-    "timeout": "你的代码运行太久（可能有死循环）",
-    "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
 }
 
 H = 8
@@ -82,13 +79,13 @@ def _where(k, x):
 
 
 def check_mean_var(fn, exercise: str = None, timeout: float = 5.0, show: bool = True):
-    """检查 ``fn(x) -> (mean, var)``；返回 CheckResult（错误代码见 MEAN_VAR_CODES）。"""
+    """检查 ``fn(x) -> (mean, var)``；返回 CheckResult（错误代码见 CODES）。"""
     run = Runner(timeout=timeout)
     findings = safe_findings(spec_findings, fn, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
     if not stops_checking(findings):
         findings += safe_findings(_diagnose, fn, run)
     if exercise is None:   # 反馈里显示练习的标题（与题目单元格相同）
-        from .catalog import get_exercise
+        from ...catalog import get_exercise
         exercise = get_exercise(EXERCISE_ID).title
     return finish(exercise, findings, notes=run.notes(), show=show)
 
@@ -199,7 +196,7 @@ def _probe():
 def _stepwise(fn, run, name):
     """name 是 “均值” 或 “方差”；返回每条不满足的性质一行说明。"""
     import torch
-    from ._steps import worst
+    from ..._steps import worst
 
     which = 0 if name == "均值" else 1
     x = _probe()
@@ -258,4 +255,4 @@ def _stepwise(fn, run, name):
     return findings
 
 
-__all__ = ["check_mean_var", "MEAN_VAR_CODES"]
+__all__ = ["check_mean_var", "CODES"]

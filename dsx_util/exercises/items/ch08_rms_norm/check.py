@@ -9,13 +9,14 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ._core import (spec_findings, stops_checking, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, find_models, finish, fmt_num,
+from ...core import exercise_id_of
+from ..._core import (spec_findings, stops_checking, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, find_models, finish, fmt_num,
                     fmt_shape, max_abs_diff, run_model, safe_findings)
-from .layernorm_check import build_module, eps_used, run_forward
+from ..ch05_layer_norm.check import build_module, eps_used, run_forward
 
-EXERCISE_ID = "ch08-rms-norm"   # 题目与要求见 items/ch08_rms_norm/
+EXERCISE_ID = exercise_id_of(__name__)   # 练习 id 只写在文件夹名里；题目与要求见本文件夹
 
-RMS_NORM_CODES = {
+CODES = {
     "subtracts_mean": "减去了均值：均方根归一化不做中心化，直接除以均方根",
     "eps_outside_sqrt": "ε 加在了平方根外面，应加在均方 mean(x²) 上、再开平方",
     "eps_missing": "没有加 ε：全零的行会出现 0/0",
@@ -30,12 +31,8 @@ RMS_NORM_CODES = {
     "not_scale_invariant": "把一行乘以正数后输出变了：正确的均方根归一化（除 ε 的影响外）不受整行缩放的影响",
     "gamma_not_featurewise": "输出没有逐特征乘以 γ[j]",
     "rows_mixed": "一行的输出受到了其他行输入的影响",
-    "wrong_output": "输出数值不对，各条性质却都满足（例如 ε 的取值不同）",
     "eps_ignored": "构造函数传入的 eps 没有用上（forward 里写死了 1e-6）",
     "extra_parameters": "除了 scale 还有别的可学习参数（例如平移参数 β）：均方根归一化只有 scale",
-    "raised": "你的代码抛出了异常",
-    "timeout": "你的代码运行太久（可能有死循环）",
-    "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
 }
 
 H = 8
@@ -113,13 +110,13 @@ def _model(x, gamma, cfg, eps=EPS):
 
 def check_rms_norm(cls_or_factory, exercise: str = None, timeout: float = 5.0,
                    show: bool = True):
-    """检查 ``cls_or_factory(emb_dim)`` 创建的 RMSNorm；返回 CheckResult（见 RMS_NORM_CODES）。"""
+    """检查 ``cls_or_factory(emb_dim)`` 创建的 RMSNorm；返回 CheckResult（见 CODES）。"""
     run = Runner(timeout=timeout)
     findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
     if not stops_checking(findings):
         findings += safe_findings(_diagnose, cls_or_factory, run)
     if exercise is None:   # 反馈里显示练习的标题（与题目单元格相同）
-        from .catalog import get_exercise
+        from ...catalog import get_exercise
         exercise = get_exercise(EXERCISE_ID).title
     return finish(exercise, findings, notes=run.notes(), show=show)
 
@@ -211,7 +208,7 @@ def _probes():
 def _stepwise(m, run):
     """没有错误模型吻合时，逐条检查均方根归一化的性质；每条不满足的性质一行说明。"""
     import torch
-    from ._steps import output, rows_mixed, set_params, worst
+    from ..._steps import output, rows_mixed, set_params, worst
 
     x, x3, gamma = _probes()
     ones = torch.ones(H)
@@ -263,4 +260,4 @@ def _stepwise(m, run):
     return findings
 
 
-__all__ = ["check_rms_norm", "RMS_NORM_CODES"]
+__all__ = ["check_rms_norm", "CODES"]

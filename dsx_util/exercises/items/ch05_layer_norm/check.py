@@ -14,13 +14,14 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ._core import (spec_findings, stops_checking, NOT_DONE, RAISED, RAISES, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner,
+from ...core import exercise_id_of
+from ..._core import (spec_findings, stops_checking, NOT_DONE, RAISED, RAISES, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner,
                     close, describe_value, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
                     run_model, safe_findings, tensor_problem)
 
-EXERCISE_ID = "ch05-layer-norm"   # 题目与要求见 items/ch05_layer_norm/
+EXERCISE_ID = exercise_id_of(__name__)   # 练习 id 只写在文件夹名里；题目与要求见本文件夹
 
-LAYER_NORM_CODES = {
+CODES = {
     "unbiased_variance": "方差用了无偏估计（除以 H−1），层归一化要用有偏估计（除以 H）",
     "eps_outside_sqrt": "ε 加在了平方根外面（σ + ε），应加在方差上、再开平方",
     "eps_missing": "没有加 ε：常数行的方差为 0，会出现 0/0",
@@ -41,11 +42,7 @@ LAYER_NORM_CODES = {
     "gamma_not_featurewise": "输出没有逐特征乘以 γ[j]",
     "beta_not_featurewise": "输出没有逐特征加上 β[j]",
     "rows_mixed": "一行的输出受到了其他行输入的影响：每个词元只能用自己那一行的统计量",
-    "wrong_output": "输出数值不对，各步的性质却都满足（例如 ε 的取值不同）",
     "eps_ignored": "构造函数传入的 eps 没有用上（forward 里写死了 1e-5）",
-    "raised": "你的代码抛出了异常",
-    "timeout": "你的代码运行太久（可能有死循环）",
-    "not_done": "练习还没有完成（仍在抛出 NotImplementedError）",
 }
 
 H = 8            # 检查用的嵌入维度
@@ -145,13 +142,13 @@ def _where(name, x):
 
 def check_layer_norm(cls_or_factory, exercise: str = None, timeout: float = 5.0,
                      show: bool = True):
-    """检查 ``cls_or_factory(emb_dim)`` 创建的层归一化模块；返回 CheckResult（见 LAYER_NORM_CODES）。"""
+    """检查 ``cls_or_factory(emb_dim)`` 创建的层归一化模块；返回 CheckResult（见 CODES）。"""
     run = Runner(timeout=timeout)
     findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
     if not stops_checking(findings):
         findings += safe_findings(_diagnose, cls_or_factory, run)
     if exercise is None:   # 反馈里显示练习的标题（与题目单元格相同）
-        from .catalog import get_exercise
+        from ...catalog import get_exercise
         exercise = get_exercise(EXERCISE_ID).title
     return finish(exercise, findings, notes=run.notes(), show=show)
 
@@ -317,7 +314,7 @@ def _diagnose(factory, run):
 
 def eps_used(factory, run, emb_dim, eps, default, params, x, reference):
     """用 eps=eps 创建学习者的模块：输出应按这个 ε 计算；和默认 ε 的结果一样 -> eps_ignored。LayerNorm、RMSNorm 共用。"""
-    from ._steps import output, set_params
+    from ..._steps import output, set_params
     out = run.call(factory, emb_dim, eps=eps)
     if not out.ok or not callable(out.value) or not set_params(out.value, params):
         return []   # 构造函数不接受 eps 时，签名检查已经说过
@@ -370,7 +367,7 @@ def _probes():
 def _stepwise(m, run):
     """逐条检查性质，每条不满足的性质给出一行带数字的说明；都满足时返回 []。"""
     import torch
-    from ._steps import output, rows_mixed, set_params, worst
+    from ..._steps import output, rows_mixed, set_params, worst
 
     x, x3, gamma, beta = _probes()
     ones, zeros = torch.ones(H), torch.zeros(H)
@@ -512,7 +509,7 @@ def _explain(code, got, inputs, keys, gamma, beta, first_error):
     if code == _IGNORES_AFFINE:
         return (WRONG_OUTPUT, "把 scale、shift 设成别的值后，你的输出没有随之改变：forward 里没有用到 "
                               "self.scale / self.shift。")
-    return (code, LAYER_NORM_CODES.get(code, code) + "。")
+    return (code, CODES.get(code, code) + "。")
 
 
 def _worst(got, inputs, keys, gamma, beta):
@@ -556,4 +553,4 @@ def _check_grad(m, run, x_in, gamma, beta, exact):
     return []
 
 
-__all__ = ["check_layer_norm", "LAYER_NORM_CODES"]
+__all__ = ["check_layer_norm", "CODES"]

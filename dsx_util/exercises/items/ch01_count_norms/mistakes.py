@@ -1,0 +1,25 @@
+"""练习 ch01-count-norms 编目的错误写法：检查器对每一条必须恰好报出给定的代码（tests/test_exercise_layout.py、
+tests/test_simple_checks.py 逐条检查）。每条是 (说明, 代码列表, 学习者写的函数)。
+"""
+
+MISTAKES = [
+    ('not_pair', ['not_pair'], lambda cfg: 2 * cfg["n_layers"] + 1),
+    ('forgot_final_norm', ['forgot_final_norm'], lambda cfg: (2 * cfg["n_layers"], 2 * cfg["n_layers"] * 2 * cfg["emb_dim"])),
+    ('one_norm_per_block', ['one_norm_per_block'], lambda cfg: (cfg["n_layers"] + 1, (cfg["n_layers"] + 1) * 2 * cfg["emb_dim"])),
+    ('params_missing_shift', ['params_missing_shift'], lambda cfg: (2 * cfg["n_layers"] + 1, (2 * cfg["n_layers"] + 1) * cfg["emb_dim"])),
+    ('hard_coded', ['hard_coded'], lambda cfg: (25, 38400)),
+    ('wrong_count', ['wrong_count'], lambda cfg: (3 * cfg["n_layers"] + 1, (3 * cfg["n_layers"] + 1) * 2 * cfg["emb_dim"])),
+    ('wrong_params', ['wrong_params'], lambda cfg: (2 * cfg["n_layers"] + 1, (2 * cfg["n_layers"] + 1) * 4 * cfg["emb_dim"])),
+]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("不要真的构建模型", '    n_norms = 2 * cfg["n_layers"] + 1',
+     '    from dsx_util.gpt import GPTModel\n    GPTModel\n    n_norms = 2 * cfg["n_layers"] + 1',
+     "forbidden_call", "不要真的构建模型"),
+    ("只用 cfg 里的数（不写死 GPT-2 small）", 'n_norms = 2 * cfg["n_layers"] + 1', "n_norms = 25",
+     "wrong_count", "n_layers=3"),
+    ("返回 (个数, 参数总数)", "return n_norms, n_params", "return n_params, n_norms", "wrong_count", "个数"),
+]

@@ -1,0 +1,66 @@
+"""练习 ch02-relu 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+from ...pure_checks import (checker, _call, fmt_num, fmt_pair, message)
+
+CODES = {
+    "negative_kept": "输入 {value} 是负数，输出却原样保留了它：ReLU 会把负数变成 0。",
+    "abs_used": "输入 {value} 变成了 {actual}：ReLU 不是取绝对值，负数应变成 0。",
+    "zero_wrong": "输入 0.0 的输出应是 0.0，实际是 {actual!r}。",
+    "positive_changed": "输入 {value} 是正数，输出却是 {actual!r}：ReLU 让正数原样通过。",
+    "returns_int": "数值对了，但输入 {value} 的输出是整数 {actual!r}：输入是浮点数，输出也应全是浮点数（0.0 而不是 0）。",
+    "negative_scaled": "负数没有变成 0，而是乘了一个系数（输入 {value} 变成了 {actual}，约 {ratio} 倍）：这是 Leaky ReLU；"
+                       "ReLU 把负数一律变成 0。",
+    "order_changed": "输出里的数都对，顺序却变了（第 {index} 个应为 {want}，你的是 {got}）：第 i 个输出对应第 i 个输入，"
+                     "不要排序或重排。",
+}
+
+
+@checker(__name__, CODES)
+def check_relu(fn):
+    """检查 relu_list(values)：纯 Python 实现的 ReLU，输入浮点数列表，返回新列表。"""
+    for data in ([-2.5, -1.0, 0.0, 0.5, 3.0], [1.25, -0.25, 7.0]):
+        given = list(data)
+        out = _call(fn, given)
+        if not isinstance(out, list):
+            return [("not_list", message(None, "not_list", kind=type(out).__name__))]
+        if len(out) != len(data):
+            return [("wrong_length", message(None, "wrong_length", what="输出", expected=len(data), actual=len(out)))]
+        want = [v if v > 0 else 0.0 for v in data]
+        vals = []
+        for y in out:
+            try:
+                vals.append(float(y))
+            except (TypeError, ValueError):
+                return [("not_number", message(None, "not_number", what="输出里的每个值", value=y))]
+        if vals != want and sorted(vals) == sorted(want):
+            i = next(k for k, (a, b) in enumerate(zip(vals, want)) if a != b)
+            w, g = fmt_pair(want[i], vals[i])
+            return [("order_changed", message(CODES, "order_changed", index=i + 1, want=w, got=g))]
+        findings = []
+        for v, y, y_val in zip(data, out, vals):
+            target = v if v > 0 else 0.0
+            if y_val == target:
+                continue
+            if v < 0 and y_val == v:
+                code = "negative_kept"
+            elif v < 0 and y_val == -v:
+                code = "abs_used"
+            elif v < 0 and y_val < 0:
+                code = "negative_scaled"
+            elif v == 0:
+                code = "zero_wrong"
+            elif v > 0:
+                code = "positive_changed"
+            else:
+                w, g = fmt_pair(target, y_val)
+                code, text = "wrong_output", message(None, "wrong_output", what=f"输入 {v} 的输出", want=w, got=g)
+                findings.append((code, text))
+                continue
+            findings.append((code, message(CODES, code, value=v, actual=y, ratio=fmt_num(y_val / v, 3) if v else "")))
+        if findings:
+            return findings
+        for v, y in zip(data, out):
+            if isinstance(y, bool) or not isinstance(y, float):
+                return [("returns_int", message(CODES, "returns_int", value=v, actual=y))]
+        if given != data:
+            return [("modified_input", message(None, "modified_input", what="列表", new="一个列表"))]
+    return []

@@ -1,0 +1,60 @@
+"""练习 ch02-relu 编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。
+
+每条是 (说明, 代码列表, 学习者的整段代码)；CPython 的测试（tests/test_exercise_layout.py、test_inpage_checks.py）
+和浏览器测试（test_inpage_browser.py，把代码敲进网页）用同一批代码。
+"""
+MISTAKES = [
+    ('negative_kept', ['negative_kept'], """def relu_list(values):
+    return list(values)
+"""),
+    ('abs_used', ['abs_used'], """def relu_list(values):
+    return [abs(v) for v in values]
+"""),
+    ('returns_int', ['returns_int'], """def relu_list(values):
+    return [max(0, v) for v in values]
+"""),
+    ('modified_input', ['modified_input'], """def relu_list(values):
+    for i, v in enumerate(values):
+        if v < 0:
+            values[i] = 0.0
+    return values
+"""),
+    ('zero_wrong', ['zero_wrong'], """def relu_list(values):
+    return [v if v > 0 else (0.0 if v < 0 else 1.0) for v in values]
+"""),
+    ('positive_changed', ['positive_changed'], """def relu_list(values):
+    return [1.0 if v > 0 else 0.0 for v in values]
+"""),
+    ('not_list', ['not_list'], """def relu_list(values):
+    return tuple(v if v > 0 else 0.0 for v in values)
+"""),
+    ('wrong_length', ['wrong_length'], """def relu_list(values):
+    return [v for v in values if v > 0]
+"""),
+    ('negative_scaled', ['negative_scaled'], """def relu_list(values):
+    return [v if v > 0 else 0.01 * v for v in values]
+"""),
+    ('order_changed', ['order_changed'], """def relu_list(values):
+    return sorted(v if v > 0 else 0.0 for v in values)
+"""),
+]
+
+# 目录里没有专门对应的“错误模型”：检查要靠逐步诊断（性质）或“两处典型错误的组合”认出来
+NOVEL = [
+    ('Leaky ReLU：负数乘 0.01', ['negative_scaled'], """def relu_list(values):
+    return [v if v > 0 else 0.01 * v for v in values]
+"""),
+    ('排序了输出', ['order_changed'], """def relu_list(values):
+    return sorted(v if v > 0 else 0.0 for v in values)
+"""),
+]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("返回新列表、不修改输入", "return [v if v > 0 else 0.0 for v in values]",
+     "values[:] = [v if v > 0 else 0.0 for v in values]\n    return values", "modified_input", "不要修改输入"),
+    ("不要用 torch", "return [v if", "import torch\n    torch.zeros(1)\n    return [v if", "forbidden_call", "torch"),
+    ("输出全是浮点数", "else 0.0", "else 0", "returns_int", "浮点数"),
+]

@@ -1,0 +1,44 @@
+"""练习 ch03-predict-shapes 编目的错误写法：检查器对每一条必须恰好报出给定的代码（tests/test_exercise_layout.py、
+tests/test_simple_checks.py 逐条检查）。每条是 (说明, 代码列表, 学习者写的函数)。
+"""
+
+
+_SHAPES = {
+    "x.mean(dim=-1)": (2, 3),
+    "x.mean(dim=-1, keepdim=True)": (2, 3, 1),
+    "x.sum(dim=0)": (3, 4),
+    "x.var(dim=1, keepdim=True)": (2, 1, 4),
+    "x - x.mean(dim=-1, keepdim=True)": (2, 3, 4),
+}
+
+
+def _shapes(**changes):
+    answer = dict(_SHAPES)
+    for key, value in changes.items():
+        expr = {"a": "x.mean(dim=-1)", "b": "x.mean(dim=-1, keepdim=True)", "c": "x.sum(dim=0)",
+                "d": "x.var(dim=1, keepdim=True)", "e": "x - x.mean(dim=-1, keepdim=True)"}[key]
+        if value is None:
+            del answer[expr]
+        else:
+            answer[expr] = value
+    return lambda: answer
+
+
+MISTAKES = [
+    ('not_dict', ['not_dict'], lambda: [(2, 3), (2, 3, 1), (3, 4), (2, 1, 4), (2, 3, 4)]),
+    ('missing_key', ['missing_key'], _shapes(c=None)),
+    ('bad_shape_value', ['bad_shape_value'], _shapes(a="(2, 3)")),
+    ('keepdim_dropped', ['keepdim_dropped'], _shapes(b=(2, 3))),
+    ('keepdim_added', ['keepdim_added'], _shapes(a=(2, 3, 1))),
+    ('wrong_axis', ['wrong_axis'], _shapes(c=(2, 4))),
+    ('broadcast_misread', ['broadcast_misread'], _shapes(e=(2, 3, 1))),
+    ('wrong_prediction', ['wrong_prediction'], _shapes(c=(4, 3))),
+]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("键与表达式一字不差", '"x.mean(dim=-1)": (2, 3),', '"x.mean(-1)": (2, 3),', "missing_key", "一字不差"),
+    ("值是整数元组", '"x.sum(dim=0)": (3, 4),', '"x.sum(dim=0)": "(3, 4)",', "bad_shape_value", "整数"),
+]

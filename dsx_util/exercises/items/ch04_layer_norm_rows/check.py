@@ -1,0 +1,77 @@
+"""练习 ch04-layer-norm-rows 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+import math
+
+from ...pure_checks import (checker, _call, _columns, _combine, _copy, _first_difference, _judge, _ln_steps,
+                            _mean, _quiet, _rows, _unchanged, _var)
+
+CODES = {
+    "unbiased_var": "你用了无偏方差（除以 H−1）：式 (4.2) 的方差是有偏估计，除以 H。",
+    "eps_outside_sqrt": "ε 加在了根号外面：按式 (4.3)，ε 先加到方差上，再开平方。",
+    "no_eps": "方差很小的那一行算错了：分母里少了 ε（式 (4.3)）。",
+    "eps_ignored": "调用时传入 eps={eps}，你的结果却和 eps=1e-5 时一样：请用参数 eps，不要写死。",
+    "wrong_axis": "你对每一列（跨行）做了归一化：层归一化对每一行的 H 个值各自归一化。",
+    "no_centering": "没有减去均值：式 (4.3) 的分子是 x − μ。",
+    "no_gamma_beta": "结果是标准化后的 x̂，还差式 (4.4)：乘缩放参数 γ、加平移参数 β。",
+    "gamma_beta_swapped": "γ 和 β 用反了：式 (4.4) 是 γ ⊙ x̂ + β，γ 乘、β 加。",
+    "shift_before_scale": "先加 β 再乘 γ 了：式 (4.4) 是先乘 γ、再加 β。",
+    "no_sqrt": "分母是方差 σ² + ε，没有开平方：式 (4.3) 除以的是标准差 √(σ² + ε)。",
+    # 逐步诊断（_ln_steps）的说明
+    "row_mean_not_zero": "γ = 1、β = 0 时，你的输出第 {row} 行的均值是 {got}，应为 0：第三步（式 (4.3)）要先减去这一行的均值 μ。",
+    "row_variance_not_one": "γ = 1、β = 0 时，你的输出第 {row} 行的方差是 {got}，应为 σ²/(σ² + ε) ≈ {want}{hint}",
+    "not_shift_invariant": "给每一行加上同一个常数（第 1 行加 3）后，你的输出变了，最大变化 {diff}；应该不变："
+                           "减去这一行的均值后，常数会被抵消。",
+    "not_scale_invariant": "把每一行乘以 4 后，你的输出变了，最大变化 {diff}；除了 ε 的微小影响，应该不变："
+                           "除以这一行的标准差后，倍数会被抵消。",
+    "gamma_not_featurewise": "把 γ 设成各不相同的值（β = 0）后，第 {pos} 个特征的输出应是 γ = 1 时的 γ[{j}] = {want} 倍，"
+                             "你的是 {got} 倍：第四步（式 (4.4)）是 γ 逐特征乘 x̂。",
+    "beta_not_featurewise": "γ 不变、把 β 设成各不相同的值后，第 {pos} 个特征的输出应整体加上 β[{j}] = {want}，你的加了 {got}"
+                            "{hint}（式 (4.4)：y = γ ⊙ x̂ + β）。",
+    "rows_mixed": "只改动第 1 行的输入后，别的行的输出也变了，最大变化 {diff}：每一行只能用它自己的均值和方差。",
+}
+
+
+def _ln_model(rows, gamma, beta, eps, unbiased=False, eps_kind="inside", center=True, axis="row", affine="ok",
+              sqrt=True):
+    def norm(vals):
+        mu = _mean(vals) if center else 0.0
+        var = _var(vals, unbiased)
+        e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-5}[eps_kind]
+        denom = math.sqrt(var) + e if eps_kind == "outside" else (math.sqrt(var + e) if sqrt else var + e)
+        return [(v - mu) / denom for v in vals]
+    xh = _columns([norm(c) for c in _columns(rows)]) if axis == "col" else [norm(r) for r in rows]
+    return [{"ok": [g * v + b for v, g, b in zip(r, gamma, beta)],
+             "none": list(r),
+             "swapped": [b * v + g for v, g, b in zip(r, gamma, beta)],
+             "shift_first": [(v + b) * g for v, g, b in zip(r, gamma, beta)]}[affine] for r in xh]
+
+
+_LN_FLAG_CODES = {("unbiased", True): "unbiased_var", ("eps_kind", "outside"): "eps_outside_sqrt",
+                  ("eps_kind", "missing"): "no_eps", ("eps_kind", "fixed"): "eps_ignored", ("center", False): "no_centering",
+                  ("axis", "col"): "wrong_axis", ("affine", "none"): "no_gamma_beta",
+                  ("affine", "swapped"): "gamma_beta_swapped", ("affine", "shift_first"): "shift_before_scale",
+                  ("sqrt", False): "no_sqrt"}
+
+
+@checker(__name__, CODES)
+def check_layer_norm_rows(fn):
+    """检查 layer_norm_rows(rows, gamma, beta, eps)：对每一行按式 (4.1)–(4.4) 做层归一化。"""
+    rows = [[1.0, 2.0, 4.0, 7.0], [0.5, -1.5, 2.5, 0.0], [3.0, 3.001, 2.999, 3.0]]
+    gamma, beta = [1.0, 2.0, 0.5, -1.0], [0.0, 0.5, -1.0, 2.0]
+    for eps in (1e-5, 1e-2):
+        given = (_copy(rows), list(gamma), list(beta))
+        got = _rows(_call(fn, *given, eps=eps), (3, 4))
+        changed = _unchanged((rows, gamma, beta), given, "列表（rows、gamma 或 beta）", "列表")
+        want = _ln_model(rows, gamma, beta, eps)
+        flags = {"unbiased": [False, True], "eps_kind": ["inside", "outside", "missing"] + (["fixed"] if eps != 1e-5 else []),
+                 "center": [True, False], "axis": ["row", "col"], "affine": ["ok", "none", "swapped", "shift_first"],
+                 "sqrt": [True, False]}
+        default = {k: v[0] for k, v in flags.items()}
+        variants = _combine(flags, default, lambda **s: _ln_model(rows, gamma, beta, eps, **s),
+                            lambda k, v: _LN_FLAG_CODES[(k, v)])
+        found = _judge(got, want, variants, CODES, {"eps": eps})
+        if found is None:
+            steps = _ln_steps(lambda r, g, b: _quiet(fn, (3, 4))(r, g, b, eps=eps), 4, eps, CODES)
+            found = steps or [_first_difference(got, want)]
+        if found or changed:
+            return changed + found
+    return []

@@ -1,0 +1,242 @@
+"""练习 ch04-layer-norm-rows 编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。
+
+每条是 (说明, 代码列表, 学习者的整段代码)；CPython 的测试（tests/test_exercise_layout.py、test_inpage_checks.py）
+和浏览器测试（test_inpage_browser.py，把代码敲进网页）用同一批代码。
+"""
+MISTAKES = [
+    ('unbiased_var', ['unbiased_var'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / (h - 1)
+        std = math.sqrt(var + eps)
+        out.append([g * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('eps_outside_sqrt', ['eps_outside_sqrt'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var) + eps
+        out.append([g * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('no_eps', ['no_eps'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var)
+        out.append([g * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('eps_ignored', ['eps_ignored'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var + 1e-5)
+        out.append([g * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('no_centering', ['no_centering'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var + eps)
+        out.append([g * v / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('no_gamma_beta', ['no_gamma_beta'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var + eps)
+        out.append([(v - mu) / std for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('gamma_beta_swapped', ['gamma_beta_swapped'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var + eps)
+        out.append([b * (v - mu) / std + g for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('shift_before_scale', ['shift_before_scale'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var + eps)
+        out.append([((v - mu) / std + b) * g for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('wrong_axis', ['wrong_axis'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    cols = []
+    for col in zip(*rows):
+        mu = sum(col) / len(col)
+        var = sum((v - mu) ** 2 for v in col) / len(col)
+        cols.append([(v - mu) / math.sqrt(var + eps) for v in col])
+    return [[g * v + b for v, g, b in zip(row, gamma, beta)] for row in zip(*cols)]
+"""),
+]
+
+# 目录里没有专门对应的“错误模型”：检查要靠逐步诊断（性质）或“两处典型错误的组合”认出来
+NOVEL = [
+    ('两处典型错误：无偏方差 + ε 在根号外', ['unbiased_var', 'eps_outside_sqrt'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / (h - 1)
+        std = math.sqrt(var) + eps
+        out.append([g * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('除以方差而不是标准差', ['no_sqrt'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = (var + eps)
+        out.append([g * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('减去的是行的中位数（第 2 个值）', ['row_mean_not_zero'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var + eps)
+        out.append([g * (v - sorted(row)[1]) / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('除以了行内最大绝对值', ['row_variance_not_one'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = max(abs(u - mu) for u in row) + eps
+        out.append([g * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('β 只加到第一个特征上', ['beta_not_featurewise'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var + eps)
+        out.append([g * (v - mu) / std + (b if v is row[0] else 0.0) for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('所有特征都乘 γ[0]', ['gamma_not_featurewise'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var + eps)
+        out.append([gamma[0] * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('分母多加了 0.1', ['row_variance_not_one', 'not_scale_invariant'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var + eps) + 0.1
+        out.append([g * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('每行都减去第一行的均值', ['row_mean_not_zero', 'not_shift_invariant', 'rows_mixed'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var + eps)
+        out.append([g * (v - sum(rows[0]) / h) / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("只用纯 Python（不用 torch）", "std = math.sqrt(var + eps)", "import torch\n        std = float(torch.tensor(var + eps).sqrt())",
+     "forbidden_call", "不用 torch"),
+    ("用参数 eps", "math.sqrt(var + eps)", "math.sqrt(var + 1e-5)", "eps_ignored", "eps"),
+    ("有偏方差（除以 H）", "/ h           # 式 (4.2)", "/ (h - 1)     # 式 (4.2)", "unbiased_var", "H−1"),
+    ("默认 eps=1e-5", "eps=1e-5):", "eps):", "wrong_signature", "默认值"),
+    ("返回新列表、不修改输入", "    return out", "    rows[:] = out\n    return out", "modified_input", "不要修改输入"),
+]

@@ -1,0 +1,32 @@
+"""练习 ch04-normalize-eps 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+from ...simple_checks import (checker, _normalize, _randn, _run_cases, _torch)
+
+CODES = {
+    "nan_on_constant": "分母里没有 ε：所有值都相同的一行方差为 0，会得到 0/0 = NaN。",
+    "eps_outside_sqrt": "ε 加在了根号外面：按式 (4.3)，ε 要先加到方差上，再开平方。",
+    "eps_ignored": "换成 eps=0.5 调用，结果没有变：请使用参数 eps，不要写死 1e-5。",
+    "unbiased_var": "你用了无偏方差（除以 H−1）：层归一化用有偏方差（除以 H）。",
+    "no_centering": "没有减去均值：式 (4.3) 的分子是 x − μ。",
+}
+
+
+@checker(__name__, CODES)
+def check_normalize_eps(fn):
+    """检查 normalize(x, eps)：按式 (4.1)–(4.3) 对最后一维标准化（不含 γ、β），常数行也要给出 0 而不是 NaN。"""
+    torch = _torch()
+    x = _randn(0, 3, 8)
+    x[1] = x[1] * 1e-3 + 2.0                 # 方差很小的一行：能区分 ε 放在根号里还是外
+    const = torch.full((2, 8), 3.0)
+    cases = []
+    for label, data, eps in (("常数行：", const, 1e-5), ("普通输入：", x, 1e-5), ("eps=0.5 时：", x, 0.5)):
+        wrong = {
+            "nan_on_constant": _normalize(data, 0.0),
+            "eps_outside_sqrt": (data - data.mean(-1, keepdim=True)) / (data.var(-1, keepdim=True, unbiased=False).sqrt() + eps),
+            "unbiased_var": _normalize(data, eps, unbiased=True),
+            "no_centering": data / (data.var(-1, keepdim=True, unbiased=False) + eps).sqrt(),
+        }
+        if eps != 1e-5:
+            wrong = {"eps_ignored": _normalize(data, 1e-5), **wrong}
+        cases.append((label, (data.clone(),), {"eps": eps}, _normalize(data, eps), wrong))
+    return _run_cases(check_normalize_eps.exercise, fn, cases, CODES, atol=1e-4, rtol=1e-3,
+                      nan_code="nan_on_constant")

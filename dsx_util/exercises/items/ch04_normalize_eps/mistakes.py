@@ -1,0 +1,45 @@
+"""练习 ch04-normalize-eps 编目的错误写法：检查器对每一条必须恰好报出给定的代码（tests/test_exercise_layout.py、
+tests/test_simple_checks.py 逐条检查）。每条是 (说明, 代码列表, 学习者写的函数)。
+"""
+import torch
+
+
+def _mean(x, dim=-1):
+    return x.mean(dim=dim, keepdim=True)
+
+
+def _var(x, dim=-1, unbiased=False):
+    return x.var(dim=dim, keepdim=True, unbiased=unbiased)
+
+
+def _normalize(eps_mode="inside", unbiased=False, center=True):
+    def normalize(x, eps=1e-5):
+        if eps_mode == "fixed":
+            eps = 1e-5
+        var = _var(x, unbiased=unbiased)
+        num = x - _mean(x) if center else x
+        if eps_mode == "none":
+            return num / torch.sqrt(var)
+        if eps_mode == "outside":
+            return num / (torch.sqrt(var) + eps)
+        return num / torch.sqrt(var + eps)
+    return normalize
+
+
+MISTAKES = [
+    ('nan_on_constant', ['nan_on_constant'], _normalize(eps_mode="none")),
+    ('eps_outside_sqrt', ['eps_outside_sqrt'], _normalize(eps_mode="outside")),
+    ('eps_ignored', ['eps_ignored'], _normalize(eps_mode="fixed")),
+    ('unbiased_var', ['unbiased_var'], _normalize(unbiased=True)),
+    ('no_centering', ['no_centering'], _normalize(center=False)),
+    ('wrong_shape', ['wrong_shape'], lambda x, eps=1e-5: _mean(x)),
+]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("用参数 eps", "torch.sqrt(var + eps)", "torch.sqrt(var + 1e-5)", "eps_ignored", "eps"),
+    ("常数行得到 0 而不是 NaN", "torch.sqrt(var + eps)", "torch.sqrt(var)", "nan_on_constant", "NaN"),
+    ("默认 eps=1e-5", "def normalize(x, eps=1e-5):", "def normalize(x, eps=1e-6):", "wrong_signature", "默认值"),
+]

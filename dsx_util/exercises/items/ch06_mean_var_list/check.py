@@ -1,0 +1,109 @@
+"""练习 ch06-mean-var-list 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+import math
+
+from ...pure_checks import (checker, _Stop, _call, _floats, _judge, _mean, _unchanged, _var, fmt_num, fmt_pair,
+                            message)
+
+CODES = {
+    "not_pair": "应返回 (均值, 方差) 两个数，实际返回的是 {kind}。",
+    "swapped_order": "均值和方差的位置反了：应返回 (均值, 方差)，你返回的是 (方差, 均值)。两个数本身都对。",
+    "wrong_mean": "均值应为 {want}，你的是 {got}：均值是总和除以 H。",
+    "unbiased_var": "unbiased=False 时要用有偏方差（除以 H），你除以了 H−1。",
+    "returned_std": "返回的是标准差（开了平方根），题目要的是方差。",
+    "unbiased_ignored": "传 unbiased=True 和 unbiased=False 得到的方差一样：请按参数 unbiased 选择除以 H−1 还是 H。",
+    "variance_of_constant_not_zero": "{h} 个数都是 2.0 时，方差应为 0，你的是 {got}{hint}。",
+    "variance_not_shift_invariant": "每个数都加上 3 之后，方差从 {before} 变成了 {after}，应该不变：方差只看各个数离均值有多远"
+                                    "（先求均值，再求偏差的平方）。",
+    "variance_not_quadratic": "每个数都乘以 3 之后，方差应变为 3² = 9 倍，你的变为 {ratio} 倍{hint}。",
+    "variance_wrong_divisor": "方差的分子（偏差平方和）对了，分母不对：unbiased={unbiased} 时应除以 {want}，你的相当于除以 {got}。",
+}
+
+
+_MEAN_OF_CONSTANT = "{h} 个数都是 2.0 时，均值应为 2，你的是 {got}{hint}。"   # wrong_mean 的逐步诊断说明
+
+
+def _mv_steps(fn, unbiased):
+    """mean_var_list 的逐步诊断：常数列表、平移、缩放。"""
+    findings = []
+    kwargs = {"unbiased": unbiased}
+    values = [2.0, 4.0, 4.0, 5.0, 7.0, 9.5]
+    h = len(values)
+
+    def pair(v):
+        try:
+            out = _call(fn, list(v), **kwargs)
+            return [float(out[0]), float(out[1])]
+        except (_Stop, TypeError, ValueError, IndexError):
+            return None
+    const = pair([2.0] * h)
+    base, shifted, tripled = pair(values), pair([v + 3.0 for v in values]), pair([v * 3.0 for v in values])
+    if const is not None and abs(const[0] - 2.0) > 1e-9:
+        hint = f"，正好是 H = {h} 倍：求和之后还要除以 H" if abs(const[0] - 2.0 * h) < 1e-9 else ""
+        if abs(const[0] - 2.0 * h / (h - 1)) < 1e-9:
+            hint = "：均值要除以 H，不是 H−1"
+        findings.append(("wrong_mean", _MEAN_OF_CONSTANT.format(h=h, got=fmt_num(const[0]), hint=hint)))
+    if const is not None and abs(const[1]) > 1e-9:
+        hint = "：像是没有先减去均值（2² = 4）" if abs(const[1] - 4.0) < 1e-9 else ""
+        findings.append(("variance_of_constant_not_zero", message(CODES, "variance_of_constant_not_zero", h=h,
+                                                                  got=fmt_num(const[1]), hint=hint)))
+    if base is not None and shifted is not None and abs(shifted[1] - base[1]) > 1e-9 * (1 + abs(base[1])):
+        findings.append(("variance_not_shift_invariant", message(CODES, "variance_not_shift_invariant",
+                                                                 before=fmt_num(base[1]), after=fmt_num(shifted[1]))))
+    if base is not None and tripled is not None and base[1] != 0 and \
+            abs(tripled[1] / base[1] - 9.0) > 1e-6:
+        r = tripled[1] / base[1]
+        hint = "：像是没有平方（例如用了绝对值）" if abs(r - 3.0) < 1e-6 else ""
+        findings.append(("variance_not_quadratic", message(CODES, "variance_not_quadratic", ratio=fmt_num(r),
+                                                           hint=hint)))
+    if base is not None and not findings:
+        ss = sum((v - _mean(values)) ** 2 for v in values)
+        if base[1] > 0:
+            div = ss / base[1]
+            findings.append(("variance_wrong_divisor", message(CODES, "variance_wrong_divisor", unbiased=unbiased,
+                                                               want="H−1 = 5" if unbiased else "H = 6",
+                                                               got=fmt_num(div))))
+    return findings
+
+
+@checker(__name__, CODES)
+def check_mean_var_list(fn):
+    """检查 mean_var_list(values, unbiased=False)：返回 (均值, 方差)，unbiased 决定除以 H 还是 H−1。"""
+    values = [2.0, 4.0, 4.0, 5.0, 7.0, 9.5]
+    results = {}
+    for kwargs in ({"unbiased": False}, {"unbiased": True}, {}):
+        given = list(values)
+        out = _call(fn, given, **kwargs)
+        changed = _unchanged(values, given, "列表")
+        if changed:
+            return changed
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            return [("not_pair", message(CODES, "not_pair", kind=type(out).__name__))]
+        mean, var = _floats(list(out), 2, "返回值")
+        unbiased = kwargs.get("unbiased", False)
+        want = _var(values, unbiased)
+        if math.isclose(mean, want, rel_tol=1e-9) and math.isclose(var, _mean(values), rel_tol=1e-9):
+            return [("swapped_order", CODES["swapped_order"])]
+        results[str(kwargs)] = var
+        findings = []
+        if not math.isclose(mean, _mean(values), rel_tol=1e-9):
+            w, g = fmt_pair(_mean(values), mean)
+            steps = [f for f in _mv_steps(fn, unbiased) if f[0] == "wrong_mean"]
+            findings += steps or [("wrong_mean", message(CODES, "wrong_mean", want=w, got=g))]
+        if kwargs == {} and not math.isclose(var, results["{'unbiased': False}"], rel_tol=1e-9):
+            continue   # 默认值不对由签名检查说明
+        if not math.isclose(var, want, rel_tol=1e-9):
+            if unbiased:   # unbiased=False 已经对了：True 时仍得到有偏方差，就是没有用参数 unbiased
+                variants = {("unbiased_ignored",): [_var(values)], ("returned_std",): [math.sqrt(want)]}
+            else:
+                variants = {("unbiased_var",): [_var(values, True)], ("returned_std",): [math.sqrt(want)],
+                            ("unbiased_var", "returned_std"): [math.sqrt(_var(values, True))]}
+            found = _judge([var], [want], variants, CODES)
+            if found is None:
+                found = [f for f in _mv_steps(fn, unbiased) if f[0] != "wrong_mean"]
+                w, g = fmt_pair(want, var)
+                found = found or [("wrong_output", message(None, "wrong_output", what=f"unbiased={unbiased} 时的方差",
+                                                          want=w, got=g))]
+            findings += found
+        if findings:
+            return findings
+    return []

@@ -1,0 +1,67 @@
+"""练习 ch06-mean-var-list 编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。
+
+每条是 (说明, 代码列表, 学习者的整段代码)；CPython 的测试（tests/test_exercise_layout.py、test_inpage_checks.py）
+和浏览器测试（test_inpage_browser.py，把代码敲进网页）用同一批代码。
+"""
+MISTAKES = [
+    ('unbiased_ignored', ['unbiased_ignored'], """def mean_var_list(values, unbiased=False):
+    m = sum(values) / len(values)
+    s = sum((v - m) ** 2 for v in values)
+    return m, s / len(values)
+"""),
+    ('unbiased_var', ['unbiased_var'], """def mean_var_list(values, unbiased=False):
+    m = sum(values) / len(values)
+    s = sum((v - m) ** 2 for v in values)
+    return m, s / (len(values) - 1)
+"""),
+    ('returned_std', ['returned_std'], """def mean_var_list(values, unbiased=False):
+    m = sum(values) / len(values)
+    s = sum((v - m) ** 2 for v in values)
+    return m, (s / (len(values) - 1 if unbiased else len(values))) ** 0.5
+"""),
+    ('wrong_mean', ['wrong_mean'], """def mean_var_list(values, unbiased=False):
+    h = len(values)
+    m = sum(values) / h
+    s = sum((v - m) ** 2 for v in values)
+    return sum(values) / (h - 1), s / (h - 1 if unbiased else h)
+"""),
+    ('swapped_order', ['swapped_order'], """def mean_var_list(values, unbiased=False):
+    m = sum(values) / len(values)
+    s = sum((v - m) ** 2 for v in values)
+    return s / (len(values) - 1 if unbiased else len(values)), m
+"""),
+    ('not_pair', ['not_pair'], """def mean_var_list(values, unbiased=False):
+    return sum(values) / len(values)
+"""),
+]
+
+# 目录里没有专门对应的“错误模型”：检查要靠逐步诊断（性质）或“两处典型错误的组合”认出来
+NOVEL = [
+    ('方差用了偏差的绝对值', ['variance_not_quadratic'], """def mean_var_list(values, unbiased=False):
+    m = sum(values) / len(values)
+    s = sum((v - m) ** 2 for v in values)
+    return m, sum(abs(v - m) for v in values) / len(values)
+"""),
+    ('方差用了 x² 的平均（没减均值）', ['variance_of_constant_not_zero', 'variance_not_shift_invariant'], """def mean_var_list(values, unbiased=False):
+    m = sum(values) / len(values)
+    s = sum((v - m) ** 2 for v in values)
+    return m, sum(v * v for v in values) / len(values)
+"""),
+    ('有偏方差除以了 H+1', ['variance_wrong_divisor'], """def mean_var_list(values, unbiased=False):
+    m = sum(values) / len(values)
+    s = sum((v - m) ** 2 for v in values)
+    return m, s / (len(values) - 1 if unbiased else len(values) + 1)
+"""),
+]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("默认 unbiased=False", "unbiased=False):", "unbiased=True):", "wrong_signature", "默认值"),
+    ("返回 (均值, 方差)", "return mean, squares / (h - 1 if unbiased else h)",
+     "return squares / (h - 1 if unbiased else h), mean", "swapped_order", "位置反了"),
+    ("按参数 unbiased 选择", "(h - 1 if unbiased else h)", "h", "unbiased_ignored", "unbiased"),
+    ("只用纯 Python", "    h = len(values)", "    import numpy as np\n    np.zeros(1)\n    h = len(values)",
+     "forbidden_call", "纯 Python"),
+]

@@ -1,0 +1,70 @@
+"""练习 ch07-batch-norm-lists 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+import math
+
+from ...pure_checks import (checker, _call, _columns, _combine, _copy, _first_difference, _flat, _judge,
+                            _ln_steps, _mean, _quiet, _rows, _unchanged, _var)
+
+CODES = {
+    "wrong_axis": "你对每一行（每个样本）做了归一化，这是层归一化：批量归一化对每一列（每个特征）跨 B 个样本归一化。",
+    "normalized_all": "你用整个批量所有元素的均值和方差做了归一化：批量归一化每个特征（每一列）各算各的。",
+    "unbiased_var": "你用了无偏方差（除以 B−1）：训练时的批量归一化用有偏方差来归一化。",
+    "no_centering": "没有减去均值：归一化后每一列的均值应为 0。",
+    "eps_outside_sqrt": "ε 加在了根号外面：ε 先加到方差上，再开平方。",
+    "no_eps": "分母里少了 ε：方差为 0 的特征会得到 0/0。",
+    "eps_ignored": "调用时传入 eps={eps}，你的结果却和 eps=1e-5 时一样：请用参数 eps，不要写死。",
+    "no_sqrt": "分母是方差 σ² + ε，没有开平方：要除以标准差 √(σ² + ε)。",
+    "row_mean_not_zero": "你的输出第 {row} 列（第 {row} 个特征）的均值是 {got}，应为 0：要减去这一列在 B 个样本上的均值。",
+    "row_variance_not_one": "你的输出第 {row} 列的方差是 {got}，应为 σ²/(σ² + ε) ≈ {want}{hint}",
+    "not_shift_invariant": "给每一列加上同一个常数（第 1 列加 3）后，你的输出变了，最大变化 {diff}；应该不变："
+                           "减去这一列的均值后，常数会被抵消。",
+    "not_scale_invariant": "把每一列乘以 4 后，你的输出变了，最大变化 {diff}；除了 ε 的微小影响，应该不变。",
+    "rows_mixed": "只改动第 1 列（第 1 个特征）的输入后，别的特征的输出也变了，最大变化 {diff}：每个特征只能用它自己那一列的统计量。",
+}
+
+
+def _bn_model(x, eps, axis="col", unbiased=False, center=True, eps_kind="inside", sqrt=True):
+    def norm(vals):
+        mu = _mean(vals) if center else 0.0
+        var = _var(vals, unbiased)
+        e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-5}[eps_kind]
+        d = math.sqrt(var) + e if eps_kind == "outside" else (math.sqrt(var + e) if sqrt else var + e)
+        return [(v - mu) / d for v in vals]
+    if axis == "row":
+        return [norm(r) for r in x]
+    if axis == "all":
+        flat = norm(_flat(x))
+        w = len(x[0])
+        return [flat[i:i + w] for i in range(0, len(flat), w)]
+    return _columns([norm(c) for c in _columns(x)])
+
+
+_BN_FLAG_CODES = {("axis", "row"): "wrong_axis", ("axis", "all"): "normalized_all", ("unbiased", True): "unbiased_var",
+                  ("center", False): "no_centering", ("eps_kind", "outside"): "eps_outside_sqrt",
+                  ("eps_kind", "missing"): "no_eps", ("eps_kind", "fixed"): "eps_ignored", ("sqrt", False): "no_sqrt"}
+
+
+@checker(__name__, CODES)
+def check_batch_norm_lists(fn):
+    """检查 batch_norm_lists(x, eps)：x 是 B 行 H 列的嵌套列表，对每一列跨行标准化（不含 γ、β）。"""
+    x = [[1.0, 10.0, -3.0], [2.0, 14.0, -1.0], [4.0, 11.0, 0.5], [3.5, 20.0, -2.5]]
+    for eps in (1e-5, 0.5):
+        given = _copy(x)
+        got = _rows(_call(fn, given, eps=eps), (4, 3))
+        changed = _unchanged(x, given, "列表 x")
+        want = _bn_model(x, eps)
+        flags = {"axis": ["col", "row", "all"], "unbiased": [False, True], "center": [True, False],
+                 "eps_kind": ["inside", "outside", "missing"] + (["fixed"] if eps != 1e-5 else []), "sqrt": [True, False]}
+        variants = _combine(flags, {k: v[0] for k, v in flags.items()}, lambda **s: _bn_model(x, eps, **s),
+                            lambda k, v: _BN_FLAG_CODES[(k, v)])
+        found = _judge(got, want, variants, CODES, {"eps": eps})
+        if found is None:
+            def run(rows, gamma, beta):
+                # 批量归一化按列：把“行”探测输入转置成列交给学习者，结果再转回来；γ、β 在这里不适用
+                if gamma != [1.0] * len(gamma) or beta != [0.0] * len(beta):
+                    return None
+                out = _quiet(fn, (len(rows[0]), len(rows)))(_columns(rows), eps=eps)
+                return None if out is None else _columns(out)
+            found = _ln_steps(run, 5, eps, CODES, unit="列") or [_first_difference(got, want)]
+        if found or changed:
+            return changed + found
+    return []

@@ -1,0 +1,143 @@
+"""练习 ch07-batch-norm-lists 编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。
+
+每条是 (说明, 代码列表, 学习者的整段代码)；CPython 的测试（tests/test_exercise_layout.py、test_inpage_checks.py）
+和浏览器测试（test_inpage_browser.py，把代码敲进网页）用同一批代码。
+"""
+MISTAKES = [
+    ('eps_outside_sqrt', ['eps_outside_sqrt'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    def norm(vals):
+        mu = sum(vals) / len(vals)
+        var = sum((v - mu) ** 2 for v in vals) / len(vals)
+        return [(v - mu) / (math.sqrt(var) + eps) for v in vals]
+    return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]
+"""),
+    ('no_eps', ['no_eps'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    def norm(vals):
+        mu = sum(vals) / len(vals)
+        var = sum((v - mu) ** 2 for v in vals) / len(vals)
+        return [(v - mu) / math.sqrt(var) for v in vals]
+    return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]
+"""),
+    ('eps_ignored', ['eps_ignored'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    def norm(vals):
+        mu = sum(vals) / len(vals)
+        var = sum((v - mu) ** 2 for v in vals) / len(vals)
+        return [(v - mu) / math.sqrt(var + 1e-5) for v in vals]
+    return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]
+"""),
+    ('no_sqrt', ['no_sqrt'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    def norm(vals):
+        mu = sum(vals) / len(vals)
+        var = sum((v - mu) ** 2 for v in vals) / len(vals)
+        return [(v - mu) / (var + eps) for v in vals]
+    return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]
+"""),
+    ('wrong_axis', ['wrong_axis'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    def norm(vals):
+        mu = sum(vals) / len(vals)
+        var = sum((v - mu) ** 2 for v in vals) / len(vals)
+        return [(v - mu) / math.sqrt(var + eps) for v in vals]
+    return [norm(row) for row in x]
+"""),
+    ('unbiased_var', ['unbiased_var'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    def norm(vals):
+        mu = sum(vals) / len(vals)
+        var = sum((v - mu) ** 2 for v in vals) / (len(vals) - 1)
+        return [(v - mu) / math.sqrt(var + eps) for v in vals]
+    return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]
+"""),
+    ('no_centering', ['no_centering'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    def norm(vals):
+        mu = sum(vals) / len(vals)
+        var = sum((v - mu) ** 2 for v in vals) / len(vals)
+        return [v / math.sqrt(var + eps) for v in vals]
+    return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]
+"""),
+    ('normalized_all', ['normalized_all'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    def norm(vals):
+        mu = sum(vals) / len(vals)
+        var = sum((v - mu) ** 2 for v in vals) / len(vals)
+        return [(v - mu) / math.sqrt(var + eps) for v in vals]
+    flat = norm([v for r in x for v in r])
+    h = len(x[0])
+    return [flat[i:i + h] for i in range(0, len(flat), h)]
+"""),
+]
+
+# 目录里没有专门对应的“错误模型”：检查要靠逐步诊断（性质）或“两处典型错误的组合”认出来
+NOVEL = [
+    ('两处典型错误：按行归一化 + 无偏方差', ['wrong_axis', 'unbiased_var'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    def norm(vals):
+        mu = sum(vals) / len(vals)
+        var = sum((v - mu) ** 2 for v in vals) / (len(vals) - 1)
+        return [(v - mu) / math.sqrt(var + eps) for v in vals]
+    return [norm(row) for row in x]
+"""),
+    ('每列减去第一个样本而不是均值', ['row_mean_not_zero'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    def norm(vals):
+        mu = sum(vals) / len(vals)
+        var = sum((v - mu) ** 2 for v in vals) / len(vals)
+        return [(v - vals[0]) / math.sqrt(var + eps) for v in vals]
+    return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]
+"""),
+    ('用第一列的统计量归一化所有列', ['row_mean_not_zero', 'row_variance_not_one', 'not_shift_invariant', 'rows_mixed'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    col = [r[0] for r in x]
+    mu = sum(col) / len(col)
+    var = sum((v - mu) ** 2 for v in col) / len(col)
+    return [[(v - mu) / math.sqrt(var + eps) for v in r] for r in x]
+"""),
+    ('分母多加了 0.1', ['row_variance_not_one', 'not_scale_invariant'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    def norm(vals):
+        mu = sum(vals) / len(vals)
+        var = sum((v - mu) ** 2 for v in vals) / len(vals)
+        return [(v - mu) / (math.sqrt(var + eps) + 0.1) for v in vals]
+    return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]
+"""),
+]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("用参数 eps", "math.sqrt(var + eps)", "math.sqrt(var + 1e-5)", "eps_ignored", "eps"),
+    ("对每一列（每个特征）", "for col in zip(*x):", "for col in x:", "wrong_length", "4 行"),
+    ("有偏方差（除以 B）", "/ len(col)   # 有偏方差", "/ (len(col) - 1)   # 有偏方差", "unbiased_var", "B−1"),
+    ("只用纯 Python", "math.sqrt(var + eps)", "float(__import__('torch').tensor(var + eps).sqrt())", "forbidden_call",
+     "纯 Python"),
+]

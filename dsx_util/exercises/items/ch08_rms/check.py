@@ -1,0 +1,28 @@
+"""练习 ch08-rms 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+from ...simple_checks import (checker, _randn, _run_cases)
+
+CODES = {
+    "subtracted_mean": "你先减去了均值，算出的是标准差：均方根直接对 x² 求平均，不减均值。",
+    "missing_sqrt": "这是均方（x² 的平均），还差开平方。",
+    "no_keepdim": "数值对了，但形状是 {actual}：请保留被归约的最后一维（长度 1），这样结果才能和 x 逐元素相除。",
+    "wrong_dim": "你在第 0 维上求了平均：均方根要对最后一维（每个词元的所有特征）求。",
+    "abs_mean": "你算的是绝对值的平均：均方根是先平方、再平均、再开方。",
+}
+
+
+@checker(__name__, CODES)
+def check_rms(fn):
+    """检查 rms_last_dim(x)：沿最后一维的均方根 sqrt(mean(x²))，保留维度（keepdim）。"""
+    cases = []
+    for seed, shape in ((0, (3, 5)), (1, (2, 4, 6))):
+        x = _randn(seed, *shape) * 2 + 0.5
+        wrong = {
+            "no_keepdim": x.pow(2).mean(-1).sqrt(),
+            "subtracted_mean": x.var(-1, keepdim=True, unbiased=False).sqrt(),
+            "missing_sqrt": x.pow(2).mean(-1, keepdim=True),
+            "wrong_dim": x.pow(2).mean(0, keepdim=True).sqrt(),
+            "abs_mean": x.abs().mean(-1, keepdim=True),
+        }
+        wrong["wrong_dim#no_keepdim"] = x.pow(2).mean(0).sqrt()
+        cases.append(("", (x.clone(),), {}, x.pow(2).mean(-1, keepdim=True).sqrt(), wrong))
+    return _run_cases(check_rms.exercise, fn, cases, CODES, atol=1e-4, rtol=1e-4)

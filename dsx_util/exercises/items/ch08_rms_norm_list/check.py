@@ -1,0 +1,119 @@
+"""练习 ch08-rms-norm-list 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+import math
+
+from ...pure_checks import (checker, _Stop, _call, _combine, _first_difference, _floats, _judge, _max_abs, _mean,
+                            _unchanged, fmt_num, message)
+
+CODES = {
+    "subtracted_mean": "你先减去了均值（算的是标准差）：均方根归一化不减均值，直接对 x² 求平均。",
+    "missing_sqrt": "分母是均方（x² 的平均），还差开平方。",
+    "eps_outside_sqrt": "ε 加在了根号外面：ε 先加到均方上，再开平方。",
+    "no_gamma": "结果没有乘缩放参数 γ。",
+    "abs_mean": "你用绝对值的平均做分母：均方根是先平方、再平均、再开方。",
+    "no_eps": "分母里少了 ε：全为 0 的输入会得到 0/0。",
+    "eps_ignored": "调用时传入 eps={eps}，你的结果却和 eps=1e-6 时一样：请用参数 eps，不要写死。",
+    "divided_by_norm": "你除以的是向量的长度 ‖x‖ = √(Σx²)，不是均方根 √(mean(x²))：输出整体小了 √H = {root} 倍"
+                       "（γ = 1 时输出的均方是 {ms}，应约为 1）。平方和之后还要除以 H。",
+    "row_rms_not_one": "γ = 1 时，你的输出的均方（x² 的平均）是 {got}，应为 ms/(ms + ε) ≈ {want}{hint}",
+    "not_proportional": "γ = 1 时，你的输出不是输入的同一个倍数（第 1 个是输入的 {a} 倍，第 {j} 个是 {b} 倍）："
+                        "均方根归一化只把整个向量除以同一个数，不减均值、不逐个变换。",
+    "not_scale_invariant": "把输入整体乘以 4 后，你的输出变了，最大变化 {diff}；除了 ε 的微小影响，应该不变：除以均方根后，倍数会被抵消。",
+    "gamma_not_featurewise": "把 γ 设成各不相同的值后，第 {pos} 个输出应是 γ = 1 时的 γ[{j}] = {want} 倍，你的是 {got} 倍："
+                             "γ 逐个特征相乘。",
+}
+
+
+def _rms_model(values, gamma, eps, center=False, sqrt=True, eps_kind="inside", use_gamma=True, abs_mean=False,
+               norm=False):
+    mu = _mean(values) if center else 0.0
+    xs = [v - mu for v in values]
+    if abs_mean:
+        ms = _mean([abs(v) for v in xs])
+    elif norm:
+        ms = sum(v * v for v in xs)
+    else:
+        ms = _mean([v * v for v in xs])
+    e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-6}[eps_kind]
+    if abs_mean:
+        d = ms + e
+    elif eps_kind == "outside":
+        d = math.sqrt(ms) + e
+    else:
+        d = math.sqrt(ms + e) if sqrt else ms + e
+    g = gamma if use_gamma else [1.0] * len(values)
+    return [gi * v / d for v, gi in zip(xs, g)]
+
+
+_RMS_FLAG_CODES = {("center", True): "subtracted_mean", ("sqrt", False): "missing_sqrt",
+                   ("eps_kind", "outside"): "eps_outside_sqrt", ("eps_kind", "missing"): "no_eps",
+                   ("eps_kind", "fixed"): "eps_ignored", ("use_gamma", False): "no_gamma", ("abs_mean", True): "abs_mean",
+                   ("norm", True): "divided_by_norm"}
+
+
+def _rms_steps(fn, eps):
+    values = [1.0, -2.0, 3.0, 0.5, -1.5]
+    h = len(values)
+    ones = [1.0] * h
+
+    def run(v, g):
+        try:
+            return _floats(_call(fn, list(v), list(g), eps=eps), h, "输出")
+        except _Stop:
+            return None
+    findings = []
+    y = run(values, ones)
+    if y is None:
+        return findings
+    ms_x = _mean([v * v for v in values])
+    want = ms_x / (ms_x + eps)
+    ms_y = _mean([v * v for v in y])
+    ratios = [a / b for a, b in zip(y, values)]
+    if abs(ms_y / want - 1) > 1e-3:
+        hint = "：要除以 √(mean(x²) + ε)。"
+        if abs(ms_y * h - 1) < 1e-3:
+            return [("divided_by_norm", message(CODES, "divided_by_norm", root=fmt_num(math.sqrt(h)),
+                                                ms=fmt_num(ms_y)))]
+        findings.append(("row_rms_not_one", message(CODES, "row_rms_not_one", got=fmt_num(ms_y),
+                                                    want=fmt_num(want), hint=hint)))
+    j = max(range(h), key=lambda k: abs(ratios[k] - ratios[0]))
+    if abs(ratios[j] - ratios[0]) > 1e-6 * (1 + abs(ratios[0])):
+        findings.append(("not_proportional", message(CODES, "not_proportional", a=fmt_num(ratios[0]), j=j + 1,
+                                                     b=fmt_num(ratios[j]))))
+    y4 = run([v * 4.0 for v in values], ones)
+    if y4 is not None:
+        d = _max_abs([a - b for a, b in zip(y4, y)])
+        if d > 1e-3:
+            findings.append(("not_scale_invariant", message(CODES, "not_scale_invariant", diff=fmt_num(d))))
+    gamma = [0.5 + 0.5 * k for k in range(h)]
+    yg = run(values, gamma)
+    if yg is not None:
+        bad = [k for k in range(h) if abs(yg[k] - gamma[k] * y[k]) > 1e-6 * (1 + abs(yg[k]))]
+        if bad:
+            k = bad[0]
+            findings.append(("gamma_not_featurewise", message(CODES, "gamma_not_featurewise", j=k, pos=k + 1,
+                                                               want=fmt_num(gamma[k]), got=fmt_num(yg[k] / y[k]))))
+    return findings
+
+
+@checker(__name__, CODES)
+def check_rms_norm_list(fn):
+    """检查 rms_norm_list(values, gamma, eps)：y_i = γ_i · x_i / sqrt(mean(x²) + ε)。"""
+    gamma = [1.5, 0.5, -1.0, 2.0]
+    for values, eps in (([1.0, -2.0, 3.0, 0.5], 1e-6), ([0.001, -0.002, 0.0015, 0.0005], 1e-6),
+                        ([0.01, -0.03, 0.02, 0.005], 1e-3)):
+        given = (list(values), list(gamma))
+        got = _floats(_call(fn, *given, eps=eps), 4, "输出")
+        changed = _unchanged((values, gamma), given, "列表（values 或 gamma）")
+        want = _rms_model(values, gamma, eps)
+        flags = {"center": [False, True], "sqrt": [True, False],
+                 "eps_kind": ["inside", "outside", "missing"] + (["fixed"] if eps != 1e-6 else []),
+                 "use_gamma": [True, False], "abs_mean": [False, True], "norm": [False, True]}
+        variants = _combine(flags, {k: v[0] for k, v in flags.items()}, lambda **s: _rms_model(values, gamma, eps, **s),
+                            lambda k, v: _RMS_FLAG_CODES[(k, v)])
+        found = _judge(got, want, variants, CODES,
+                       {"eps": eps, "root": fmt_num(math.sqrt(4)), "ms": fmt_num(_mean([v * v for v in got]))})
+        if found is None:
+            found = _rms_steps(fn, eps) or [_first_difference(got, want)]
+        if found or changed:
+            return changed + found
+    return []

@@ -1,0 +1,126 @@
+"""练习 ch08-rms-norm-list 编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。
+
+每条是 (说明, 代码列表, 学习者的整段代码)；CPython 的测试（tests/test_exercise_layout.py、test_inpage_checks.py）
+和浏览器测试（test_inpage_browser.py，把代码敲进网页）用同一批代码。
+"""
+MISTAKES = [
+    ('no_eps', ['no_eps'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    d = math.sqrt(ms)
+    return [g * v / d for v, g in zip(values, gamma)]
+"""),
+    ('eps_ignored', ['eps_ignored'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    d = math.sqrt(ms + 1e-6)
+    return [g * v / d for v, g in zip(values, gamma)]
+"""),
+    ('eps_outside_sqrt', ['eps_outside_sqrt'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    d = math.sqrt(ms) + eps
+    return [g * v / d for v, g in zip(values, gamma)]
+"""),
+    ('missing_sqrt', ['missing_sqrt'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    d = ms + eps
+    return [g * v / d for v, g in zip(values, gamma)]
+"""),
+    ('no_gamma', ['no_gamma'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    d = math.sqrt(ms + eps)
+    return [v / d for v, g in zip(values, gamma)]
+"""),
+    ('abs_mean', ['abs_mean'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    d = sum(abs(v) for v in values) / len(values) + eps
+    return [g * v / d for v, g in zip(values, gamma)]
+"""),
+    ('subtracted_mean', ['subtracted_mean'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    mu = sum(values) / len(values)
+    d = math.sqrt(sum((v - mu) ** 2 for v in values) / len(values) + eps)
+    return [g * (v - mu) / d for v, g in zip(values, gamma)]
+"""),
+]
+
+# 目录里没有专门对应的“错误模型”：检查要靠逐步诊断（性质）或“两处典型错误的组合”认出来
+NOVEL = [
+    ('除以向量的长度 ‖x‖（最常见的均方根混淆）', ['divided_by_norm'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    d = math.sqrt(sum(v * v for v in values) + eps)
+    return [g * v / d for v, g in zip(values, gamma)]
+"""),
+    ('两处典型错误：减均值 + 没乘 γ', ['subtracted_mean', 'no_gamma'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    mu = sum(values) / len(values)
+    d = math.sqrt(sum((v - mu) ** 2 for v in values) / len(values) + eps)
+    return [(v - mu) / d for v in values]
+"""),
+    ('输出整体加了 0.1', ['row_rms_not_one', 'not_proportional', 'gamma_not_featurewise'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    d = math.sqrt(ms + eps)
+    return [g * v / d + 0.1 for v, g in zip(values, gamma)]
+"""),
+    ('开了四次方根而不是平方根', ['row_rms_not_one', 'not_scale_invariant'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    d = (ms + eps) ** 0.25
+    return [g * v / d for v, g in zip(values, gamma)]
+"""),
+    ('分母用了最大绝对值', ['row_rms_not_one'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    d = max(abs(v) for v in values) + eps
+    return [g * v / d for v, g in zip(values, gamma)]
+"""),
+    ('γ 加上而不是乘上', ['gamma_not_featurewise'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    d = math.sqrt(ms + eps)
+    return [v / d + g - 1.0 for v, g in zip(values, gamma)]
+"""),
+]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("用参数 eps", "math.sqrt(mean_square + eps)", "math.sqrt(mean_square + 1e-6)", "eps_ignored", "eps"),
+    ("不减均值", "v * v for v in values", "(v - sum(values) / len(values)) ** 2 for v in values", "row_rms_not_one",
+     "均方"),
+    ("乘 γ", "g * v / rms", "v / rms", "no_gamma", "γ"),
+    ("默认 eps=1e-6", "eps=1e-6):", "eps=1e-5):", "wrong_signature", "默认值"),
+]

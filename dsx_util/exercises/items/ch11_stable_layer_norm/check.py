@@ -1,0 +1,46 @@
+"""练习 ch11-stable-layer-norm 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+from ...simple_checks import (checker, _call, _judge_tensor, _max_diff, _msg, _randn, _torch, finish)
+
+CODES = {
+    "single_pass_variance": "均值约为 10⁴ 的行算错了（最大误差 {diff:.3g}）：用 E[x²] − (E[x])² 一次算方差时，两个很大的数相减会丢掉有效数字。",
+    "unbiased_var": "你用了无偏方差（除以 H−1）：层归一化用有偏方差（除以 H）。",
+    "wrong_dtype": "输入是 float32，你返回的是 {dtype}：请保持 float32，不要靠换成更高精度来绕过问题。",
+    "no_centering": "没有减去均值：式 (4.3) 的分子是 x − μ。",
+    "eps_ignored": "eps={eps} 时结果和 eps=1e-5 时一样：请用参数 eps，不要写死。",
+    "eps_misplaced": "eps={eps} 时结果不对：ε 要加在方差上、再开平方（√(σ² + ε)），不要漏掉或加在根号外面。",
+}
+
+
+@checker(__name__, CODES)
+def check_stable_layer_norm(fn):
+    """检查 stable_normalize(x, eps)：float32 下对最后一维标准化，均值约 10⁴ 的行也要算对。"""
+    torch = _torch()
+    exercise = check_stable_layer_norm.exercise
+
+    def reference(x, unbiased=False, eps=1e-5, outside=False):
+        x64 = x.double()
+        var = x64.var(-1, keepdim=True, unbiased=unbiased)
+        return ((x64 - x64.mean(-1, keepdim=True)) / (var.sqrt() + eps if outside else (var + eps).sqrt())).float()
+    small = _randn(0, 4, 64) * 2 + 1
+    big = _randn(1, 4, 768) + 1e4
+    narrow = _randn(2, 3, 16) * 0.3 + 2.0   # 方差与 ε 同量级：ε 用没用、加在哪里，结果差得很明显
+    for label, x, tol, eps in (("普通输入：", small, 1e-3, 1e-5), ("均值约 1e4 的输入：", big, 2e-2, 1e-5),
+                               ("eps=0.5 时：", narrow, 1e-3, 0.5)):
+        value, failure = _call(fn, x.clone(), eps=eps)
+        if failure is None and isinstance(value, torch.Tensor) and value.dtype != torch.float32:
+            failure = ("wrong_dtype", _msg(CODES, "wrong_dtype", dtype=str(value.dtype).replace("torch.", "")))
+        if failure is None:
+            wrong = {"unbiased_var": reference(x, unbiased=True, eps=eps),
+                     "no_centering": (x.double() / (x.double().var(-1, keepdim=True, unbiased=False) + eps).sqrt()).float()}
+            if eps != 1e-5:
+                wrong.update({"eps_ignored": reference(x), "eps_misplaced": reference(x, eps=eps, outside=True),
+                              "eps_misplaced#none": reference(x, eps=0.0)})
+            failure = _judge_tensor(value, reference(x, eps=eps), wrong, CODES, label=label, atol=tol, rtol=tol,
+                                    fields={"eps": eps},
+                                    nan_code="single_pass_variance" if x is big else "nan_output")
+            if failure is not None and x is big and failure[0] in ("wrong_output", "single_pass_variance"):
+                diff = _max_diff(torch.nan_to_num(value.detach(), nan=1e30), reference(x, eps=eps))
+                failure = ("single_pass_variance", _msg(CODES, "single_pass_variance", diff=diff))
+        if failure is not None:
+            return finish(exercise, [failure])
+    return finish(exercise, [])

@@ -1,0 +1,43 @@
+"""练习 ch11-stable-layer-norm 编目的错误写法：检查器对每一条必须恰好报出给定的代码（tests/test_exercise_layout.py、
+tests/test_simple_checks.py 逐条检查）。每条是 (说明, 代码列表, 学习者写的函数)。
+"""
+import torch
+
+
+def _mean(x, dim=-1):
+    return x.mean(dim=dim, keepdim=True)
+
+
+def _own_var(x, unbiased=False):
+    """第 11 章的练习不许调用现成的方差函数：自己算（两遍）。"""
+    d = x - x.mean(dim=-1, keepdim=True)
+    return (d * d).sum(dim=-1, keepdim=True) / (x.shape[-1] - (1 if unbiased else 0))
+
+
+def _single_pass(x, eps=1e-5):
+    mean = _mean(x)
+    var = _mean(x * x) - mean ** 2
+    return (x - mean) / torch.sqrt(var + eps)
+
+
+MISTAKES = [
+    ('single_pass_variance', ['single_pass_variance'], _single_pass),
+    ('unbiased_var', ['unbiased_var'], lambda x, eps=1e-5: (x - _mean(x)) / torch.sqrt(_own_var(x, unbiased=True) + eps)),
+    ('wrong_dtype', ['wrong_dtype'], lambda x, eps=1e-5: (lambda y: (y - _mean(y)) / torch.sqrt(_own_var(y) + eps))(x.to(torch.float16))),
+    ('no_centering', ['no_centering'], lambda x, eps=1e-5: x / torch.sqrt(_own_var(x) + eps)),
+    ('eps_ignored', ['eps_ignored'], lambda x, eps=1e-5: (x - _mean(x)) / torch.sqrt(_own_var(x) + 1e-5)),
+    ('eps_misplaced', ['eps_misplaced'], lambda x, eps=1e-5: (x - _mean(x)) / (torch.sqrt(_own_var(x)) + eps)),
+]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("不调用 torch.var 之类的现成函数", "var = (diff * diff).mean(dim=-1, keepdim=True)",
+     "var = x.var(dim=-1, keepdim=True, unbiased=False)", "forbidden_call", "torch.var"),
+    ("不转换成 float64", "    mean = x.mean(dim=-1, keepdim=True)                # 第一遍",
+     "    x = x.double()\n    mean = x.mean(dim=-1, keepdim=True)                # 第一遍", "forbidden_call", "float64"),
+    ("均值约 10⁴ 的行也算对", "diff = x - mean", "diff = x - mean\n    var = (x * x).mean(dim=-1, keepdim=True) - mean ** 2"
+     "\n    return diff / torch.sqrt(var + eps)", "single_pass_variance", "10⁴"),
+    ("用参数 eps", "torch.sqrt(var + eps)", "torch.sqrt(var + 1e-5)", "eps_ignored", "eps"),
+]

@@ -1,0 +1,70 @@
+"""练习 ch11-stable-var-list 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+import math
+
+from ...pure_checks import (checker, _Stop, _call, _first_difference, _floats, _judge, _mean, _unchanged, _var,
+                            fmt_num, fmt_pair, message)
+
+CODES = {
+    "single_pass": "均值约为 10⁹ 的数据算错了（应为 {want}，你的是 {got}），而均值小的数据是对的："
+                   "这是单遍公式 E[x²] − (E[x])² 的相消误差，两个约 10¹⁸ 的数相减丢掉了有效数字。先求均值再求偏差平方（两遍），或用 Welford 算法。",
+    "unbiased_var": "你用了无偏方差（除以 H−1）：这里要的是层归一化用的有偏方差（除以 H）。",
+    "returned_std": "返回的是标准差（开了平方根），题目要的是方差。",
+    "variance_of_constant_not_zero": "5 个数都是 2.0 时，方差应为 0，你的是 {got}{hint}。",
+    "variance_not_shift_invariant": "每个数都加上 100 之后，方差从 {before} 变成了 {after}，应该不变：方差只看各个数离均值有多远。",
+    "variance_not_quadratic": "每个数都乘以 3 之后，方差应变为 3² = 9 倍，你的变为 {ratio} 倍{hint}。",
+    "variance_wrong_divisor": "偏差平方和对了，分母不对：应除以 H = {h}，你的相当于除以 {got}。",
+}
+
+
+def _var_steps(fn, values):
+    def one(v):
+        try:
+            return float(_call(fn, list(v)))
+        except (_Stop, TypeError, ValueError):
+            return None
+    findings = []
+    const = one([2.0] * 5)
+    if const is not None and abs(const) > 1e-9:
+        hint = "：像是没有先减去均值（2² = 4）" if abs(const - 4.0) < 1e-9 else ""
+        findings.append(("variance_of_constant_not_zero", message(CODES, "variance_of_constant_not_zero",
+                                                                  got=fmt_num(const), hint=hint)))
+    base, shifted, tripled = one(values), one([v + 100.0 for v in values]), one([v * 3.0 for v in values])
+    if base is not None and shifted is not None and abs(shifted - base) > 1e-6 * (1 + abs(base)):
+        findings.append(("variance_not_shift_invariant", message(CODES, "variance_not_shift_invariant",
+                                                                 before=fmt_num(base), after=fmt_num(shifted))))
+    if base and tripled is not None and abs(tripled / base - 9.0) > 1e-6:
+        r = tripled / base
+        hint = "：像是没有平方（例如用了绝对值）" if abs(r - 3.0) < 1e-6 else ""
+        findings.append(("variance_not_quadratic", message(CODES, "variance_not_quadratic", ratio=fmt_num(r),
+                                                           hint=hint)))
+    if base and not findings:
+        ss = sum((v - _mean(values)) ** 2 for v in values)
+        findings.append(("variance_wrong_divisor", message(CODES, "variance_wrong_divisor", h=len(values),
+                                                           got=fmt_num(ss / base))))
+    return findings
+
+
+@checker(__name__, CODES)
+def check_stable_var(fn):
+    """检查 stable_var(values)：有偏方差，均值很大（约 10⁹）的数据也要算对。"""
+    small = [1.0, 2.0, 4.0, 5.0, 8.0]
+    big = [1e9 + v for v in (0.5, 1.5, 2.5, 4.0, 6.5)]
+    for values in (small, big):
+        given = list(values)
+        (got,) = _floats([_call(fn, given)], 1, "返回值")
+        changed = _unchanged(values, given, "列表")
+        want = _var(values)
+        if math.isclose(got, want, rel_tol=1e-6):
+            if changed:
+                return changed
+            continue
+        variants = {("unbiased_var",): [_var(values, unbiased=True)], ("returned_std",): [math.sqrt(want)],
+                    ("unbiased_var", "returned_std"): [math.sqrt(_var(values, unbiased=True))]}
+        found = _judge([got], [want], variants, CODES)
+        if found is None and values is big:
+            w, g = fmt_pair(want, got)
+            found = [("single_pass", message(CODES, "single_pass", want=w, got=g))]
+        if found is None:
+            found = _var_steps(fn, values) or [_first_difference([got], [want], "方差")]
+        return changed + found
+    return []

@@ -1,0 +1,51 @@
+"""练习 ch11-stable-var-list 编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。
+
+每条是 (说明, 代码列表, 学习者的整段代码)；CPython 的测试（tests/test_exercise_layout.py、test_inpage_checks.py）
+和浏览器测试（test_inpage_browser.py，把代码敲进网页）用同一批代码。
+"""
+MISTAKES = [
+    ('single_pass', ['single_pass'], """def stable_var(values):
+    n = len(values)
+    return sum(v * v for v in values) / n - (sum(values) / n) ** 2
+"""),
+    ('unbiased_var', ['unbiased_var'], """def stable_var(values):
+    m = sum(values) / len(values)
+    return sum((v - m) ** 2 for v in values) / (len(values) - 1)
+"""),
+    ('returned_std', ['returned_std'], """def stable_var(values):
+    m = sum(values) / len(values)
+    return (sum((v - m) ** 2 for v in values) / len(values)) ** 0.5
+"""),
+]
+
+# 目录里没有专门对应的“错误模型”：检查要靠逐步诊断（性质）或“两处典型错误的组合”认出来
+NOVEL = [
+    ('两处典型错误：无偏方差 + 开了平方根', ['unbiased_var', 'returned_std'], """def stable_var(values):
+    m = sum(values) / len(values)
+    return (sum((v - m) ** 2 for v in values) / (len(values) - 1)) ** 0.5
+"""),
+    ('偏差没有平方（用了绝对值）', ['variance_not_quadratic'], """def stable_var(values):
+    m = sum(values) / len(values)
+    return sum(abs(v - m) for v in values) / len(values)
+"""),
+    ('没减均值（x² 的平均）', ['variance_of_constant_not_zero', 'variance_not_shift_invariant'], """def stable_var(values):
+    return sum(v * v for v in values) / len(values)
+"""),
+    ('除以 H²', ['variance_wrong_divisor'], """def stable_var(values):
+    m = sum(values) / len(values)
+    return sum((v - m) ** 2 for v in values) / len(values) ** 2
+"""),
+]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("不要用 statistics 模块", '    mean = sum(values)',
+     '    import statistics\n    return statistics.pvariance(values)\n    mean = sum(values)', "forbidden_call",
+     "statistics"),
+    ("均值约 10⁹ 也算对（不用单遍公式）", "    mean = sum(values) / len(values)",
+     "    return sum(v * v for v in values) / len(values) - (sum(values) / len(values)) ** 2\n"
+     "    mean = sum(values) / len(values)", "single_pass", "10⁹"),
+    ("有偏方差", "/ len(values)      # 第二遍", "/ (len(values) - 1)      # 第二遍", "unbiased_var", "H−1"),
+]
