@@ -73,7 +73,6 @@ def test_precision_lab(g):
     assert g("ch12_autocast_ln_bf16") == "bfloat16"               # CPU 上 autocast 没有把 layer_norm 升到 float32
     assert g("ch12_autocast_ln_fp32") == "float32"
     assert g("ch12_kernel_same") == "相同"                        # 与先转 float32 再转回逐位相同
-    assert g("ch12_err_kernel") == g("ch12_err_upcast")
     assert g("ch12_err_ratio") == pytest.approx(g("ch12_err_manual") / g("ch12_err_kernel"))
     assert g("ch12_err_ratio") > 1.5                              # 逐步在 bfloat16 里算更差（约 2 倍）
 
