@@ -28,6 +28,8 @@ EQUIVALENT = {
         "两个名字只在乘积 g * v 里一起出现，乘法可交换",
     ("ch10-layer-norm-backward", "两边对调", 9, "x - mean", "mean - x"):
         "x̂ 变号，投影项 x̂·mean(g·x̂) 里两次变号抵消，梯度不变",
+    ("ch12-qk-norm-scores", "位置参数对调", 9, "k_hat.transpose(-2, -1)", "k_hat.transpose(-1, -2)"):
+        "交换同样两个维度，transpose(-2, -1) 与 transpose(-1, -2) 是同一个转置",
 }
 
 ALL = [(ex, m) for ex in EXERCISES for m in mutants(ex.id, ex.solution)]

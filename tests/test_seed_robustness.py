@@ -317,3 +317,59 @@ def test_ch03_single_token_broadcasts_silently():
         assert (x - x.mean(dim=-1)).shape == (b, b, e)
     x = torch.randn(1, 1, 8)
     assert torch.allclose(x - x.mean(dim=-1), x - x.mean(dim=-1, keepdim=True))
+
+
+# ------------------------------------------------------------------ 第 12 章：现代变体
+@pytest.fixture(scope="module")
+def ch12():
+    from dsx_util import variants
+    return chapter_code("ch12_modern_variants", {"residual_rms", "pre_ln_block"},
+                        constants=("VOCAB", "T_CTX", "STEPS", "LR", "SEEDS", "cfg"), variants=variants)
+
+
+def _ch12_ranges(ch12, corpus_seed, seeds, lr=None):
+    from dsx_util import variants
+    tokens, logp = variants.markov_corpus(60_000, vocab_size=ch12["VOCAB"], seed=corpus_seed)
+    final = {n: [variants.train_variant(n, s, tokens[:50_000], steps=ch12["STEPS"], lr=lr or ch12["LR"], cfg=ch12["cfg"],
+                                        eval_tokens=tokens[50_000:])[1] for s in seeds] for n in variants.NORM_KINDS}
+    return {n: (min(v), max(v)) for n, v in final.items()}
+
+
+def test_ch12_training_comparison_other_seeds(ch12):
+    """第 12 章：「LayerNorm 与 RMSNorm 分不出高下；DyT 的每个种子都比两者差；不归一化在这份语料上 3 个种子都比
+    LayerNorm 低」——用章节没有用过的训练种子 3、4、5 在同一份语料上重做。"""
+    assert tuple(ch12["SEEDS"]) == (0, 1, 2)
+    r = _ch12_ranges(ch12, 0, (3, 4, 5))
+    assert r["ln"][0] <= r["rms"][1] and r["rms"][0] <= r["ln"][1]
+    assert r["dyt"][0] > max(r["ln"][1], r["rms"][1])
+    assert r["none"][1] < r["ln"][0]
+
+
+def test_ch12_training_comparison_other_corpus(ch12):
+    """第 12 章：「换一份语料（生成语料的种子换成 1），不归一化与 LayerNorm 的范围就重叠了；DyT 更慢、LayerNorm 与
+    RMSNorm 相当这两条仍然成立」。"""
+    r = _ch12_ranges(ch12, 1, (0, 1, 2))
+    assert r["none"][0] <= r["ln"][1] and r["ln"][0] <= r["none"][1]     # 重叠：正文因此不说「不归一化更好」
+    assert r["dyt"][0] > max(r["ln"][1], r["rms"][1])
+    assert r["ln"][0] <= r["rms"][1] and r["rms"][0] <= r["ln"][1]
+
+
+def test_ch12_training_comparison_depends_on_lr(ch12):
+    """第 12 章：「学习率 3×10⁻³ 时三条结论的方向不变；3×10⁻² 时不归一化不再最快、DyT 也不再比 LayerNorm 慢，
+    它们的范围都与 LayerNorm 的重叠」。"""
+    assert ch12["LR"] == 1e-2
+    small = _ch12_ranges(ch12, 0, (0, 1, 2), lr=3e-3)
+    assert small["none"][1] < small["ln"][0] and small["dyt"][0] > small["ln"][1]
+    big = _ch12_ranges(ch12, 0, (0, 1, 2), lr=3e-2)
+    for n in ("none", "dyt"):
+        assert big[n][0] <= big["ln"][1] and big["ln"][0] <= big[n][1], (n, big)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ch12_peri_ln_caps_a_large_sublayer(ch12, seed):
+    """第 12 章：「第 1 块的前馈神经网络放大 50 倍后，Pre-LN 的残差流大了好几倍，Peri-LN 几乎不受影响」。"""
+    from dsx_util import variants
+    pre = [ch12["residual_rms"](ch12["pre_ln_block"], b, seed=seed)[-1] for b in (1, 50)]
+    peri = [ch12["residual_rms"](variants.PeriLNBlock, b, seed=seed)[-1] for b in (1, 50)]
+    assert pre[1] > 5 * pre[0]
+    assert abs(peri[1] - peri[0]) < 0.05 * peri[0]

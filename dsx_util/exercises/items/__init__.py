@@ -33,4 +33,7 @@ ORDER = [
     "ch11-var-from-sums",
     "ch11-stable-layer-norm",
     "ch11-stable-var-list",
+    "ch12-dyt-list",
+    "ch12-zero-centered-rms-norm",
+    "ch12-qk-norm-scores",
 ]

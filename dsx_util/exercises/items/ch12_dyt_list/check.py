@@ -1,0 +1,91 @@
+"""这道练习的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法与写明的要求在 mistakes.py）。"""
+import math
+
+from ...pure_checks import checker, _Stop, _call, _combine, _first_difference, _floats, _judge, _unchanged, fmt_num, message
+
+CODES = {
+    "no_gamma": "结果没有乘缩放参数 γ：每个分量的 tanh(α·x) 要乘以同一位置的 γᵢ。",
+    "no_beta": "结果没有加平移参数 β：乘完 γ 之后还要加上同一位置的 βᵢ。",
+    "alpha_outside": "α 乘在了 tanh 外面（α·tanh(x)）：α 要先乘到输入上，tanh(α·x)。",
+    "no_alpha": "结果与 α = 1 时一样：请用参数 alpha，把它乘到每个输入上再取 tanh。",
+    "beta_inside": "β 放进了 tanh 里面（tanh(α·x + β)）：β 加在最后，γ·tanh(α·x) + β。",
+    "gamma_beta_swapped": "γ 与 β 用反了：γ 乘在 tanh 上，β 加在最后。",
+    "normalized_first": "你先对输入做了标准化（减均值、除以标准差）：DyT 不算任何统计量，直接对每个 xᵢ 取 tanh(α·xᵢ)。",
+    "not_elementwise": "只改第 1 个输入（{before} → {after}），别的位置的输出也变了（第 {pos} 个变化了 {diff}）："
+                       "DyT 逐个分量计算，每个输出只取决于同一位置的输入。",
+    "not_saturating": "α = 1、γ = 1、β = 0 时，输入 {x} 的输出应约为 tanh({x}) = {want}，你的是 {got}：tanh 把很大的输入压到 ±1 以内。",
+}
+
+
+def _model(values, alpha, gamma, beta, use_gamma=True, use_beta=True, alpha_kind="inside", beta_inside=False,
+           swapped=False, normalize=False):
+    xs = list(values)
+    if normalize:
+        mu = sum(xs) / len(xs)
+        sd = math.sqrt(sum((v - mu) ** 2 for v in xs) / len(xs) + 1e-5)
+        xs = [(v - mu) / sd for v in xs]
+    g, b = (beta, gamma) if swapped else (gamma, beta)
+    out = []
+    for v, gi, bi in zip(xs, g, b):
+        a = alpha if alpha_kind == "inside" else 1.0
+        inner = a * v + (bi if beta_inside and use_beta else 0.0)
+        t = math.tanh(inner) * (alpha if alpha_kind == "outside" else 1.0)
+        out.append((gi if use_gamma else 1.0) * t + (bi if use_beta and not beta_inside else 0.0))
+    return out
+
+
+_FLAG_CODES = {("use_gamma", False): "no_gamma", ("use_beta", False): "no_beta", ("alpha_kind", "outside"): "alpha_outside",
+               ("alpha_kind", "one"): "no_alpha", ("beta_inside", True): "beta_inside", ("swapped", True): "gamma_beta_swapped",
+               ("normalize", True): "normalized_first"}
+
+
+def _steps(fn):
+    """逐步诊断：逐元素、饱和。"""
+    h = 5
+    values = [0.5, -1.0, 2.0, -0.25, 1.5]
+    ones, zeros = [1.0] * h, [0.0] * h
+
+    def run(v, alpha=1.0, g=ones, b=zeros):
+        try:
+            return _floats(_call(fn, list(v), alpha, list(g), list(b)), h, "输出")
+        except _Stop:
+            return None
+    findings = []
+    y = run(values)
+    moved = run([values[0] + 3.0] + values[1:])
+    if y is not None and moved is not None:
+        diffs = [abs(a - b) for a, b in zip(y[1:], moved[1:])]
+        if max(diffs) > 1e-9:
+            k = max(range(len(diffs)), key=lambda i: diffs[i])
+            findings.append(("not_elementwise", message(CODES, "not_elementwise", before=fmt_num(values[0]),
+                                                        after=fmt_num(values[0] + 3.0), pos=k + 2,
+                                                        diff=fmt_num(diffs[k]))))
+    big = run([20.0, -20.0, 0.0, 0.0, 0.0])
+    if big is not None and abs(big[0] - math.tanh(20.0)) > 1e-6:
+        findings.append(("not_saturating", message(CODES, "not_saturating", x=fmt_num(20.0), want=fmt_num(math.tanh(20.0)),
+                                                   got=fmt_num(big[0]))))
+    return findings
+
+
+
+
+@checker(__name__, CODES)
+def check_dyt_list(fn):
+    """检查 dyt_list(values, alpha, gamma, beta)：y_i = γ_i · tanh(α · x_i) + β_i。"""
+    cases = (([0.5, -1.0, 2.0, -0.25], 0.8, [1.5, 0.5, -1.0, 2.0], [0.1, -0.2, 0.3, 0.05]),
+             ([3.0, -4.0, 0.2, 1.0], 0.3, [2.0, 1.0, 0.5, -1.5], [-0.5, 0.25, 0.0, 1.0]))
+    for values, alpha, gamma, beta in cases:
+        given = (list(values), list(gamma), list(beta))
+        got = _floats(_call(fn, given[0], alpha, given[1], given[2]), len(values), "输出")
+        changed = _unchanged((values, gamma, beta), given, "列表（values、gamma 或 beta）")
+        want = _model(values, alpha, gamma, beta)
+        flags = {"use_gamma": [True, False], "use_beta": [True, False], "alpha_kind": ["inside", "outside", "one"],
+                 "beta_inside": [False, True], "swapped": [False, True], "normalize": [False, True]}
+        variants = _combine(flags, {k: v[0] for k, v in flags.items()},
+                            lambda **s: _model(values, alpha, gamma, beta, **s), lambda k, v: _FLAG_CODES[(k, v)])
+        found = _judge(got, want, variants, CODES)
+        if found is None:
+            found = _steps(fn) or [_first_difference(got, want)]
+        if found or changed:
+            return changed + found
+    return []

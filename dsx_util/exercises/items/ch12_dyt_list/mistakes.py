@@ -1,0 +1,66 @@
+"""这道练习编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。
+
+每条是 (说明, 代码列表, 学习者的整段代码)。
+"""
+_DYT = '''import math
+
+
+def dyt_list(values, alpha, gamma, beta):
+    return [{y} for v, g, b in zip(values, gamma, beta)]
+'''
+
+MISTAKES = [
+    ("漏了 γ", ["no_gamma"], _DYT.format(y="math.tanh(alpha * v) + b")),
+    ("漏了 β", ["no_beta"], _DYT.format(y="g * math.tanh(alpha * v)")),
+    ("α 乘在 tanh 外面", ["alpha_outside"], _DYT.format(y="g * alpha * math.tanh(v) + b")),
+    ("没用 α", ["no_alpha"], _DYT.format(y="g * math.tanh(v) + b")),
+    ("β 放进了 tanh 里", ["beta_inside"], _DYT.format(y="g * math.tanh(alpha * v + b)")),
+    ("γ 与 β 对调", ["gamma_beta_swapped"], _DYT.format(y="b * math.tanh(alpha * v) + g")),
+    ("先做了层归一化", ["normalized_first"], '''import math
+
+
+def dyt_list(values, alpha, gamma, beta):
+    mu = sum(values) / len(values)
+    sd = math.sqrt(sum((v - mu) ** 2 for v in values) / len(values) + 1e-5)
+    return [g * math.tanh(alpha * (v - mu) / sd) + b for v, g, b in zip(values, gamma, beta)]
+'''),
+    ("修改了输入", ["modified_input"], '''import math
+
+
+def dyt_list(values, alpha, gamma, beta):
+    for i, (v, g, b) in enumerate(zip(values, gamma, beta)):
+        values[i] = g * math.tanh(alpha * v) + b
+    return values
+'''),
+]
+NOVEL = [   # 编目之外的错误：两处典型错误同时出现，或靠逐步诊断指出错在哪一步
+    ("两处典型错误：漏了 γ 和 β", ["no_gamma", "no_beta"], _DYT.format(y="math.tanh(alpha * v)")),
+    ("除以了所有输入的最大绝对值（不是逐元素，大输入也因此不再饱和）", ["not_elementwise", "not_saturating"], '''import math
+
+
+def dyt_list(values, alpha, gamma, beta):
+    m = max(abs(v) for v in values)
+    return [g * math.tanh(alpha * v / m) + b for v, g, b in zip(values, gamma, beta)]
+'''),
+    ("用了没有饱和的近似 tanh(x) ≈ x", ["not_saturating"], _DYT.format(y="g * (alpha * v) + b")),
+]
+
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+SIG = "参数"   # 签名不符的说明里都有“参数”
+REQUIREMENTS = [
+    ("只用纯 Python", "    return [g * math.tanh", "    import torch\n    torch.zeros(1)\n    return [g * math.tanh",
+     "forbidden_call", "纯 Python"),
+    ("α 乘在输入上、在 tanh 里", "g * math.tanh(alpha * v) + b", "g * alpha * math.tanh(v) + b", "alpha_outside", "tanh(α·x)"),
+    ("γ 逐个分量相乘", "g * math.tanh(alpha * v) + b", "math.tanh(alpha * v) + b", "no_gamma", "γ"),
+    ("β 逐个分量相加", "g * math.tanh(alpha * v) + b", "g * math.tanh(alpha * v)", "no_beta", "β"),
+    ("每个输出只取决于同一位置的输入", "g * math.tanh(alpha * v) + b",
+     "g * math.tanh(alpha * v / max(abs(u) for u in values)) + b", "not_elementwise", "同一位置"),
+    ("不修改传入的列表", "    return [g * math.tanh(alpha * v) + b for v, g, b in zip(values, gamma, beta)]",
+     "    values[:] = [g * math.tanh(alpha * v) + b for v, g, b in zip(values, gamma, beta)]\n    return values",
+     "modified_input", "不要修改"),
+    ("签名 dyt_list(values, alpha, gamma, beta)", "def dyt_list(values, alpha, gamma, beta):",
+     "def dyt_list(values, alpha, gamma):", "wrong_signature", SIG),
+]
