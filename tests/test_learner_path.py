@@ -3,7 +3,7 @@
 每个数都从构建结果（网页版 HTML、读者版笔记本、执行过的笔记本）里数出来，不写死：
 - 网页版、读者版笔记本里看得见的 glue( 行不超过 10 行（PDF 版的在 test_pdf.py 里数）；
 - glue 单元格隐藏（remove-cell），只给正文供数：后面的代码不用它定义的名字，读者版没有它们也能从头运行；
-- 中文冒号或括号后面紧跟一个光秃秃的 True/False：0 处；
+- 中文冒号或括号后面紧跟一个光秃秃的 True/False，或一个光秃秃的结论词（成立、是、相同、通过……）：0 处；
 - 两端写出来相同的范围（「1.000 到 1.000」）：0 处；
 - 正文段落不超过 250 个字符（一段一个意思）；
 - 「见下面的代码」所指的代码单元格把说到的数打印出来。
@@ -31,6 +31,9 @@ MAX_PARAGRAPH = 250
 BARE_BOOL = re.compile(r"(?:[：（【「，；]|(?<=[\u4e00-\u9fff])[:(])[ \t\u00a0]*(True|False)\b")
 # 「a 到 b」「a–b」：两端是同样写出来的数（前面不是负号，「−5 到 5」不算）
 RANGE = re.compile(r"(?<![\d.\-−])(\d+(?:\.\d+)?)\s*(?:到|至|–|—|~)\s*(\d+(?:\.\d+)?)(?![\d.])")
+# 同样的位置上一个光秃秃的结论词（「…一致：成立」「（是）」「梯度检验： 通过」），后面不再接汉字：读起来像日志
+VERDICT = re.compile(r"(?:[：（【]|(?<=[\u4e00-\u9fff])[:(])[ \t\u00a0]*"
+                     r"(成立|不成立|是|否|相同|不同|一致|不一致|通过|未通过|对|错)(?![\u4e00-\u9fff\w])")
 SEE_CODE = re.compile(r"见下面的代码|见下方的代码|见下面代码")
 GLUE_ROLE = re.compile(r"\{glue:(?:text|md)\}`([A-Za-z0-9_]+)(?::([^`]*))?`")
 
@@ -132,6 +135,26 @@ def test_the_bare_bool_pattern_finds_what_it_should():
     misses = ["keepdim=True", "f(x, True)", "是 True 还是 False", "相同：是"]
     assert all(BARE_BOOL.search(s) for s in hits)
     assert not any(BARE_BOOL.search(s) for s in misses)
+
+
+def test_no_bare_verdict_after_chinese_punctuation():
+    """正文和代码打印的结论是一句中文（「两种写法的结果相同」），不是「…相同：成立」「（是）」这样的日志。"""
+    found = []
+    for path in CHAPTERS:
+        text = page_text(built_page(path))
+        found += [f"{path.stem}：…{text[max(0, m.start() - 30):m.end() + 1].strip()}" for m in VERDICT.finditer(text)]
+    assert found == [], (f"{len(found)} 处光秃秃的结论词（请把结论写进句子，例如「输出一致」「结果全是 NaN」）：\n"
+                         + "\n".join(found))
+
+
+def test_the_verdict_pattern_finds_what_it_should():
+    """第 23 号问题复查时的写法都认得出来；正常的句子、代码放过。"""
+    hits = ["训练模式的输出一致：成立；running_mean 一致：成立", "结果全是 NaN（成立）", "这里确实报错了：是",
+            "（torch.allclose：相同）", "两个块的权重相同： 是", "梯度检验： 通过", "小于 1e-4（不成立）", "一致:是"]
+    misses = ["原因是：是因为舍入", "结果：相同的形状", "（是否为 0）", "两者的结果相同。", "keepdim=True",
+              "输出与输入一致（用 torch.allclose 比较）", "：否则会报错"]
+    assert [s for s in hits if not VERDICT.search(s)] == []
+    assert [s for s in misses if VERDICT.search(s)] == []
 
 
 def test_no_range_whose_ends_read_alike():
