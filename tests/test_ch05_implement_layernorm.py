@@ -100,4 +100,5 @@ def test_normalization_keeps_the_shape_of_the_distribution(chapter):
     v = float(glued_value(glued, "ch05_var_after_max_gap"))
     assert 0 < v < 1e-3                                       # 输出方差略小于 1，但四位小数上仍是 1
     assert f"{float(glued_value(glued, 'ch05_var_after_min')):.4f}" == "1.0000"
+    assert f"{float(glued_value(glued, 'ch05_var_after_max')):.4f}" == "1.0000"   # 正文：保留四位小数都是 1.0000
     assert float(glued_value(glued, "ch05_var_after_max")) < 1.0      # 正文：全都略小于 1

@@ -207,3 +207,58 @@ def test_see_the_code_below_prints_what_it_says(path):
                 shown = format_plain_text(glued[name]["data"]["text/plain"], spec or "")
                 assert shown in printed, (f"{path.stem}：正文说 {shown}（{name}）见下面的代码，"
                                           f"但那段代码的输出里没有它：{printed[:300]}")
+
+
+# 「最小的是 a，最大的是 a」「最小 a，最大 a」：两端写出来相同，其实是一个值
+MIN_MAX = re.compile(r"最小(?:的是|值为|值是|为|是)?\s*([−\-]?\d+(?:\.\d+)?)\s*[，,、]\s*"
+                     r"最大(?:的是|值为|值是|为|是)?\s*([−\-]?\d+(?:\.\d+)?)(?![\d.])")
+
+
+def degenerate_ranges(text):
+    """两端写出来相同的「a 到 a」「最小 a，最大 a」。"""
+    return ([m.group(0) for m in RANGE.finditer(text) if m.group(1) == m.group(2)]
+            + [m.group(0) for m in MIN_MAX.finditer(text) if m.group(1) == m.group(2)])
+
+
+def test_degenerate_range_patterns_find_what_they_should():
+    hits = ["在 1.000 到 1.000 之间", "最小的是 1.0000，最大的是 1.0000", "最小 0.50，最大 0.50", "1.0000–1.0000"]
+    misses = ["在 0.98 到 1.02 之间", "最小的是 0.9999，最大的是 1.0000", "−5 到 5", "都是 1.0000", "最小 1.5，最大 1.50x"]
+    assert [s for s in hits if not degenerate_ranges(s)] == []
+    assert [s for s in misses if degenerate_ranges(s)] == []
+
+
+def test_no_min_max_whose_ends_read_alike():
+    found = []
+    for path in CHAPTERS:
+        text = page_text(built_page(path))
+        found += [f"{path.stem}：…{text[max(0, m.start() - 20):m.end() + 10].strip()}"
+                  for m in MIN_MAX.finditer(text) if m.group(1) == m.group(2)]
+    assert found == [], f"{len(found)} 处「最小 a，最大 a」（请说「都是 a」）：\n" + "\n".join(found)
+
+
+def explorer_texts():
+    """书里用到的四个探索器（第 3、5、7 章），按书页的初始视图渲染出来的文字，连同 aria-label 等属性里的说明：
+    [(哪个视图, 文字)]。轴探索器的每种方式都渲染一次；几何探索器也渲染靠近原点的情形。"""
+    from dsx_util import widgets as dsx_widgets
+    from dsx_util.widgets import spec as S
+
+    def text(view):
+        view = re.sub(r"(?s)<(script|style)\b.*?</\1>", "", view)
+        attrs = " ".join(html.unescape(a) for a in re.findall(r'(?:aria-label|title|alt)="([^"]*)"', view))
+        return page_text(view) + " " + attrs
+
+    out = [("layer_norm_explorer()", text(dsx_widgets.layer_norm_explorer()._repr_html_())),
+           ("layer_norm_explorer(gamma=2, beta=1)", text(dsx_widgets.layer_norm_explorer(gamma=2.0, beta=1.0)._repr_html_())),
+           ("dim_keepdim_explorer()", text(dsx_widgets.dim_keepdim_explorer()._repr_html_())),
+           ("norm_geometry_explorer()", text(dsx_widgets.norm_geometry_explorer()._repr_html_())),
+           ("norm_geometry_explorer(x≈0)", text(dsx_widgets.norm_geometry_explorer(x=[0.01, -0.02, 0.005])._repr_html_()))]
+    out += [(f"norm_axes_explorer(mode={m['key']!r})", text(dsx_widgets.norm_axes_explorer(mode=m["key"])._repr_html_()))
+            for m in S.NORM_AXES_SPEC["modes"]]
+    return out
+
+
+def test_explorer_text_has_no_degenerate_range():
+    texts = explorer_texts()
+    found = [f"{name}：{hit}" for name, t in texts for hit in degenerate_ranges(t)]
+    assert found == [], f"探索器里有 {len(found)} 处两端相同的范围（请说「都是 x」）：\n" + "\n".join(found)
+    assert any("方差都是" in t or "均方根都是" in t for _, t in texts), "轴探索器的检查句应当出现在渲染结果里"
