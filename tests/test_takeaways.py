@@ -87,6 +87,10 @@ IDIOMS = {
     "hook": (r"register_forward_hook", "`register_forward_hook`"),
     "norm": (r"\.norm\(", "`.norm()`"),
     "functional_call": (r"functional_call", "`torch.func.functional_call`"),
+    "backward": (r"\.backward\(", "`backward()`"),
+    "grad": (r"\.grad\b", "`.grad`"),
+    "zero_grad": (r"zero_grad\(", "`zero_grad()`"),
+    "training": (r"self\.training\b", "`self.training`"),
 }
 IN_PLACE_METHODS = ["uniform_", "normal_", "copy_", "mul_", "add_", "exponential_"]
 NEAR = 3   # 说明框离第一次使用最多隔几个单元格
@@ -186,6 +190,17 @@ def test_primer_claims_hold():
 
     t = torch.tensor([[3.0, 0.0], [0.0, 4.0]])
     assert t.norm().item() == 5.0 and torch.equal(t, torch.tensor([[3.0, 0.0], [0.0, 4.0]]))
+
+    net = nn.Sequential(nn.Linear(3, 2))                           # backward() 把梯度累加进 .grad，zero_grad() 清掉
+    net(torch.ones(1, 3)).sum().backward()
+    first = net[0].weight.grad.clone()
+    assert first.shape == net[0].weight.shape
+    net(torch.ones(1, 3)).sum().backward()
+    assert torch.allclose(net[0].weight.grad, 2 * first)
+    net.zero_grad()
+    assert net[0].weight.grad is None or not net[0].weight.grad.any()
+    assert net.training and not net.eval().training and not net[0].training   # .eval() 也改子模块的 training
+    assert net.train().training and net[0].training
 
     ln = nn.LayerNorm(4)
     before = {k: v.clone() for k, v in ln.state_dict().items()}
