@@ -332,6 +332,36 @@ def test_glossary_reachable_from_every_chapter_and_its_links_resolve():
     assert bad == [], f"术语表里指不到目标的链接：{bad}"
 
 
+# 第 0–11 章的「学习目标」单元格里有一句指向术语表的话：手机上目录藏在 ☰ 后面，正文里要有一个链接
+GOAL_CHAPTERS = [p for p in CHAPTERS if re.match(r"ch(0\d|1[01])_", p.stem)]
+
+
+def goals_cell(path):
+    return next(c for c in cells(path)[:4] if c.cell_type == "markdown" and "学习目标" in c.source)
+
+
+@pytest.mark.parametrize("path", GOAL_CHAPTERS, ids=[p.stem for p in GOAL_CHAPTERS])
+def test_learning_goals_link_the_glossary(path):
+    assert re.search(r"\{doc\}`[^`]*glossary>?`", goals_cell(path).source), f"{path.stem}：学习目标里没有指向术语表的链接"
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("path", GOAL_CHAPTERS, ids=[p.stem for p in GOAL_CHAPTERS])
+def test_glossary_link_in_the_page_text_before_the_first_section(path):
+    """构建出来的页面里，第一个 ## 小节之前的正文（不是侧栏、目录）就有指向术语表的链接。"""
+    article = soup(f"book/{path.stem}.html").select_one("article")
+    first = article.select_one("section section")
+    links = []
+    for a in article.select("a.reference.internal"):
+        if first is not None and first in a.parents:
+            break
+        if first is not None and any(x is first for x in a.find_all_previous()):
+            break
+        links.append(a["href"])
+    assert any(h.split("#")[0].endswith("glossary.html") for h in links), \
+        f"{path.stem}：第一个小节之前的正文里没有指向术语表的链接：{links}"
+
+
 @pytest.mark.book
 def test_bridge_page_is_built_and_linked():
     page = soup("book/bridge.html")
