@@ -262,3 +262,21 @@ def test_explorer_text_has_no_degenerate_range():
     found = [f"{name}：{hit}" for name, t in texts for hit in degenerate_ranges(t)]
     assert found == [], f"探索器里有 {len(found)} 处两端相同的范围（请说「都是 x」）：\n" + "\n".join(found)
     assert any("方差都是" in t or "均方根都是" in t for _, t in texts), "轴探索器的检查句应当出现在渲染结果里"
+
+
+MAX_VISIBLE_DRAWING = 20   # 只画图、不打印的代码单元格超过这么多行，就折叠起来（hide-input）：图才是要看的
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_long_drawing_code_is_folded(path):
+    """「图才是重点」的单元格：只画图（有 plt.subplots 或 plt.show）、不打印，超过 MAX_VISIBLE_DRAWING 行就带 hide-input。"""
+    nb = nbformat.read(path, as_version=4)
+    shown = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code" or not re.search(r"plt\.subplots|plt\.show\(\)", cell.source):
+            continue
+        lines = len(cell.source.strip().splitlines())
+        tags = cell.metadata.get("tags", [])
+        if "print(" not in cell.source and lines > MAX_VISIBLE_DRAWING and not {"hide-input", "remove-input", "remove-cell"} & set(tags):
+            shown.append(f"单元格 {i}（{lines} 行）")
+    assert shown == [], f"{path.stem}：这些画图单元格请加 hide-input 标签：{shown}"
