@@ -173,10 +173,24 @@ def paragraphs(source):
     main = BeautifulSoup(source, "html.parser").select_one("article") or BeautifulSoup(source, "html.parser")
     for node in main.select("annotation, script, style, .dsx-math-tex"):   # 公式的隐藏 TeX 副本不算
         node.decompose()
-    for p in main.find_all("p"):
-        if p.find_parent(class_=re.compile(r"cell_output|output|highlight|admonition-title")):
+    # 紧凑列表（各条之间没有空行）的 <li> 里没有 <p>：这样的一条也是一段（嵌套的子列表不算进去）
+    items = [li for li in main.find_all("li") if li.find("p", recursive=False) is None]
+    for p in main.find_all("p") + items:
+        if p.find_parent(class_=re.compile(r"cell_output|output|highlight|admonition-title|toc|bd-sidebar")):
             continue
+        if p.name == "li":
+            p = BeautifulSoup(str(p), "html.parser").li
+            for sub in p.find_all(["ul", "ol"]):
+                sub.decompose()
         yield re.sub(r"\s+", "", p.get_text())
+
+
+def test_paragraph_reader_counts_tight_list_items():
+    """「- **要点。** 很长的说明」写成紧凑列表时，HTML 里没有 <p>：这一条也要数到。"""
+    long = "长" * (MAX_PARAGRAPH + 1)
+    source = f"<article><ul><li><strong>要点。</strong>{long}<ul><li>子项</li></ul></li></ul><p>短段落</p></article>"
+    found = list(paragraphs(source))
+    assert "短段落" in found and f"要点。{long}" in found, found   # 子列表「子项」另算一条，不并进上一条
 
 
 def test_paragraphs_carry_one_idea():
