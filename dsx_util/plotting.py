@@ -9,6 +9,9 @@ Colab 上都不需要系统字体。这个字体文件是一个字体集合（.t
   只做一次），再按路径注册。
 
 按路径注册（addfont）意味着即使字体是在 matplotlib 缓存建立之后才安装的，也能立即使用，无需重启内核。
+
+多幅子图的图（plt.subplots(1, 2) 之类）在笔记本里显示成每幅子图一张 SVG（见 show_figure）：网页上宽屏时
+并排、手机上一幅接一幅，谁都不用横向滚动；画图的代码还是普通的 matplotlib，复制到别处照样能用。
 """
 import os
 import warnings
@@ -83,8 +86,113 @@ def _use_svg_in_notebook():
         from matplotlib_inline.backend_inline import set_matplotlib_formats
     except ImportError:
         return
-    if get_ipython() is not None:
+    shell = get_ipython()
+    if shell is not None:
         set_matplotlib_formats("svg")
+        from matplotlib.figure import Figure
+        shell.display_formatter.ipython_display_formatter.for_type(Figure, show_figure)
+
+
+def _panels(fig):
+    """图里的各幅子图：每组是同一个格子位置上的坐标轴（twinx 得到的坐标轴与原来的在同一组），按画图的顺序。"""
+    groups = {}
+    for ax in fig.axes:
+        spec = ax.get_subplotspec() if ax.get_visible() else None
+        if spec is None:
+            return []                       # 不在网格里的坐标轴（如手动放的插图、颜色条）：不拆
+        key = (spec.get_gridspec(), spec.rowspan.start, spec.rowspan.stop, spec.colspan.start, spec.colspan.stop)
+        groups.setdefault(key, []).append(ax)
+    return list(groups.values()) if len(groups) > 1 else []
+
+
+def _panel_bbox(ax, renderer):
+    """一幅子图占的区域（显示坐标）。坐标轴关掉的图（格子图、示意图）只算画出来的东西，不留坐标范围里的空白。"""
+    from matplotlib.transforms import Bbox
+
+    if ax.axison:
+        return ax.get_tightbbox(renderer)
+    frame = ax.get_window_extent(renderer)
+    parts = []
+    for artist in (*ax.patches, *ax.lines, *ax.collections, *ax.texts, ax.title, ax.get_legend()):
+        if artist is None or not artist.get_visible() or (artist is ax.title and not artist.get_text()):
+            continue
+        extent = artist.get_window_extent(renderer)
+        if artist.get_clip_on() and artist.get_clip_box() is not None:   # 裁在坐标框里的部分才画得出来
+            extent = Bbox.intersection(extent, frame)
+        if extent is not None and extent.width > 0 and extent.height > 0:
+            parts.append(extent)
+    return Bbox.union(parts) if parts else ax.get_tightbbox(renderer)
+
+
+def split_panels(fig):
+    """把多幅子图的图拆开：返回 (总标题, [每幅子图一张 SVG 的文字])；只有一幅子图时返回 (None, [])。
+
+    每张 SVG 只画一幅子图（裁到它自己的标题、刻度和标签为止）。共用 y 轴（sharey=True）时 matplotlib 只在最左边一幅
+    标刻度数字，拆开之后每幅都标上，手机上一幅接一幅看时也读得出数值。总标题（fig.suptitle）不画进图里，
+    由调用者作为文字显示。画完后图恢复原样。
+    """
+    import io
+    from matplotlib.transforms import Bbox
+
+    panels = _panels(fig)
+    if not panels:
+        return None, []
+    suptitle = getattr(fig, "_suptitle", None)
+    title = suptitle.get_text() if suptitle is not None and suptitle.get_visible() and suptitle.get_text() else None
+    shown = {ax: ax.get_visible() for ax in fig.axes}
+    relabel = [ax for group in panels for ax in group if len(ax.get_shared_y_axes().get_siblings(ax)) > 1]
+    labels = {ax: ax.yaxis.get_tick_params(which="major").get("labelleft", True) for ax in relabel}
+    svgs = []
+    try:
+        if title:
+            suptitle.set_visible(False)
+        for ax in relabel:
+            ax.yaxis.set_tick_params(which="both", labelleft=True)
+        renderer = fig.canvas.get_renderer()
+        to_inches = fig.dpi_scale_trans.inverted()
+        for group in panels:
+            for ax in fig.axes:
+                ax.set_visible(ax in group)
+            fig.canvas.draw()
+            box = Bbox.union([_panel_bbox(ax, renderer) for ax in group]).transformed(to_inches)
+            out = io.BytesIO()
+            fig.savefig(out, format="svg", bbox_inches=box.padded(0.04),
+                        facecolor=fig.get_facecolor(), edgecolor=fig.get_edgecolor())
+            svgs.append(out.getvalue().decode("utf-8"))
+    finally:
+        for ax, visible in shown.items():
+            ax.set_visible(visible)
+        for ax, on in labels.items():
+            ax.yaxis.set_tick_params(which="both", labelleft=on)
+        if title:
+            suptitle.set_visible(True)
+    return title, svgs
+
+
+def show_figure(fig):
+    """笔记本显示 matplotlib 图的方式（use_cjk_font 注册，plt.show() 和单元格结尾都经过这里）。
+
+    多幅子图：先显示总标题（文字），再每幅子图一张 SVG；网页版（_static/dsx.css）把它们在宽屏上并排、
+    窄屏上一幅接一幅。只有一幅子图的图照常显示。
+    """
+    from IPython import get_ipython
+    from IPython.display import HTML, display
+
+    formatter = get_ipython().display_formatter.formatters["image/svg+xml"]
+    try:
+        title, svgs = split_panels(fig)
+    except Exception:             # 拆不开的图（少见的布局）照常整张显示，不打断读者的单元格
+        title, svgs = None, []
+    if not svgs:
+        data = formatter(fig)
+        if data:
+            display({"image/svg+xml": data, "text/plain": repr(fig)}, raw=True)
+        return
+    if title:
+        from html import escape
+        display(HTML(f'<div class="dsx-figure-title" style="font-weight: bold">{escape(title)}</div>'))
+    for i, svg in enumerate(svgs, 1):
+        display({"image/svg+xml": svg, "text/plain": f"<第 {i} 幅子图，共 {len(svgs)} 幅>"}, raw=True)
 
 
 def use_cjk_font():
