@@ -350,14 +350,10 @@ def test_learning_goals_link_the_glossary(path):
 def test_glossary_link_in_the_page_text_before_the_first_section(path):
     """构建出来的页面里，第一个 ## 小节之前的正文（不是侧栏、目录）就有指向术语表的链接。"""
     article = soup(f"book/{path.stem}.html").select_one("article")
-    first = article.select_one("section section")
-    links = []
-    for a in article.select("a.reference.internal"):
-        if first is not None and first in a.parents:
-            break
-        if first is not None and any(x is first for x in a.find_all_previous()):
-            break
-        links.append(a["href"])
+    first = article.select_one("section section")          # 第一个 ## 小节
+    assert first is not None, f"{path.stem}：页面里没有小节"
+    before = [el for el in first.find_previous_siblings() if el.name]   # 同一章节里、第一个小节之前的元素
+    links = [a["href"] for el in before for a in el.select("a.reference.internal")]
     assert any(h.split("#")[0].endswith("glossary.html") for h in links), \
         f"{path.stem}：第一个小节之前的正文里没有指向术语表的链接：{links}"
 
