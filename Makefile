@@ -18,11 +18,21 @@ DIST_STAMP := _build/dist/.built
 
 .PHONY: book test test-fast bench system prerequisites sync lock clean pdf
 
+# 网页版的输入：章节、样式、构建包、dsx_util（各章导入它）和配置；都没有比上次构建新时，make 直接跳过构建。
+# 构建失败（-W：有警告也算）时不写 $(HTML_STAMP)，下次照样重建。
+HTML_STAMP := _build/.html-built
+$(if $(wildcard _build/html/index.html),,$(shell rm -f $(HTML_STAMP)))   # 网页被删了就重建
+# 文件夹本身也算（删掉一个文件时文件夹的修改时间会变）
+BOOK_INPUTS := _config.yml _toc.yml book/. _static/. _extra/. dsx_book/. dsx_util/. $(shell find book _static _extra dsx_book dsx_util -mindepth 1 -not -path '*__pycache__*' -not -path '*.ipynb_checkpoints*' -not -path '*.egg-info*')
+
 # 先 make dist：网页版（dist/）和笔记本压缩包提供 dsx_util 的 wheel，读者不靠 PyPI 和 GitHub 也能安装
-book: prerequisites $(VENV)/.installed $(NODE)/.installed _build/.nbsync-ok $(DIST_STAMP)
+book: prerequisites $(HTML_STAMP)
+	@echo "HTML 已生成：_build/html/index.html"
+
+$(HTML_STAMP): $(VENV)/.installed $(NODE)/.installed _build/.nbsync-ok $(DIST_STAMP) $(BOOK_INPUTS)
 	mkdir -p _build && $(BIN)/jupyter-book build . -W -n --keep-going 2>&1 | tee _build/build.log
 	$(BIN)/python -m dsx_book.web_archive
-	@echo "HTML 已生成：_build/html/index.html"
+	touch $@
 
 # 单元层：不构建、不开浏览器（dsx_util、检查器、转换器、扩展的纯函数），外加 ruff；改了代码先跑它
 test-fast: $(VENV)/.installed

@@ -12,7 +12,7 @@ JB = Path(sys.executable).with_name("jupyter-book")
 
 
 LOG = ROOT / "_build" / "build.log"
-INPUTS = ("book", "dsx_util", "tools", "_static", "_config.yml", "_toc.yml")
+INPUTS = ("book", "dsx_util", "dsx_book", "_static", "_extra", "_config.yml", "_toc.yml")
 
 
 def _log_is_current():
@@ -78,3 +78,20 @@ def test_config_basics():
     assert config["execute"]["execute_notebooks"] == "cache"
     assert config["sphinx"]["config"]["language"] == "zh_CN"
     assert "2026" in config["copyright"] and config["title"]
+
+
+def _make_dry_run(*extra):
+    """make -n book（只打印要运行的命令，不运行）；extra 如 "-W", 文件：假装那个文件刚改过。"""
+    done = subprocess.run(["make", "-n", *extra, "book"], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("changed", ["book/ch03_dim_keepdim.ipynb", "dsx_util/layernorm.py", "_static/dsx.css",
+                                     "dsx_book/formulas.py", "_toc.yml"])
+def test_make_book_skips_an_up_to_date_build_and_rebuilds_after_a_change(changed):
+    """make book 刚构建过、什么都没改：不再运行 jupyter-book（无改动的 make book 只剩检查前提的时间）；
+    对照：章节、dsx_util、样式、构建包或目录里任何一个文件改了，就又会构建。"""
+    assert _log_is_current(), "构建不是最新的：请先运行 make book"
+    assert "jupyter-book build" not in _make_dry_run(), "什么都没改，make book 却还要重新构建"
+    assert "jupyter-book build" in _make_dry_run("-W", changed), f"改了 {changed}，make book 却不重新构建"

@@ -5,8 +5,8 @@
 """
 MISTAKES = [
     ('single_pass', ['single_pass'], """def stable_var(values):
-    n = len(values)
-    return sum(v * v for v in values) / n - (sum(values) / n) ** 2
+    h = len(values)
+    return sum(v * v for v in values) / h - (sum(values) / h) ** 2
 """),
     ('unbiased_var', ['unbiased_var'], """def stable_var(values):
     m = sum(values) / len(values)
