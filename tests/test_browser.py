@@ -192,6 +192,19 @@ def test_nothing_wider_than_the_column(visited, path, width):
 
 
 @pytest.mark.parametrize("width", [390])
+@pytest.mark.parametrize("path", ["book/bridge.html"])
+def test_bridge_page_code_fits_a_phone(visited, path, width):
+    """衔接页最常在手机上读：390 px 宽时它的代码块不需要横向滚动。"""
+    page = visited
+    blocks = page.evaluate("""() => Array.from(document.querySelectorAll('article pre')).filter(pre => pre.offsetParent)
+        .map(pre => [pre.scrollWidth - pre.clientWidth,
+                     pre.textContent.split('\\n').reduce((a, b) => a.length > b.length ? a : b)])""")
+    assert len(blocks) >= 4, f"{path} 上应有衔接页的几段代码，只找到 {len(blocks)} 段"
+    scrolling = [line for over, line in blocks if over > 1]
+    assert scrolling == [], f"{path} 在 {width} px 宽时有代码要横向滚动，最长的一行：{scrolling}"
+
+
+@pytest.mark.parametrize("width", [390])
 @pytest.mark.parametrize("path", all_pages())
 def test_display_equations_fully_visible_on_phone(visited, path, width):
     """390 px 宽时，每个行间公式都完整显示在正文栏里，编号不压在公式上。"""

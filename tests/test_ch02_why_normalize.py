@@ -62,7 +62,7 @@ def test_zero_counts_match_published_output(chapter):
 def test_relu_and_normalized_mean_checks(chapter):
     # 只断言“均值足够小”这一判断为真，从不断言浮点零头本身的值
     assert glued_value(chapter[1], "ch02_relu_same") == "相同"
-    assert glued_value(chapter[1], "ch02_mean_is_zero") == "成立"
+    assert glued_value(chapter[1], "ch02_mean_is_zero") == "都小于"
     assert value(chapter, "ch02_tol") <= 1e-6
     assert value(chapter, "ch02_normed_var_0") == pytest.approx(1.0, abs=1e-4)
 
@@ -71,7 +71,6 @@ def test_layernorm_keeps_activations_alive(chapter):
     # 无层归一化：样本间标准差逐层指数衰减；有层归一化：保持在 1 附近
     assert value(chapter, "ch02_across_last_plain") < 1e-4 * value(chapter, "ch02_across_first_plain")
     assert value(chapter, "ch02_across_last_ln") > 0.3
-    assert value(chapter, "ch02_std_last_ln") == pytest.approx(1.0, abs=0.02)
     assert value(chapter, "ch02_std_last_plain") < value(chapter, "ch02_std_first_plain")
 
 
@@ -85,11 +84,10 @@ def test_layernorm_keeps_gradients_balanced(chapter):
 
 
 def test_every_block_with_layernorm_has_unit_scale(chapter):
-    # 正文说每块的标准差「都是 x」或「在 a 到 b 之间」：说到的数都要接近 1，最后一块也在其中
+    # 正文说每块的标准差「都是 x」或「在 a 到 b 之间」（span 取全部块的最小、最大值）：说到的数都要接近 1
     span = glued_value(chapter[1], "ch02_std_ln_span")
     ends = [float(v) for v in re.findall(r"\d+\.\d+", span)]
     assert ends and all(v == pytest.approx(1.0, abs=0.02) for v in ends), span
-    assert min(ends) - 5e-4 <= value(chapter, "ch02_std_last_ln") <= max(ends) + 5e-4, span
 
 
 def test_xavier_control_and_what_layernorm_guarantees(chapter):

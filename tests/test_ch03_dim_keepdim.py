@@ -26,7 +26,7 @@ def test_reduction_shapes(chapter):
     assert len(h) == 3
     assert shape(chapter, "ch03_shape_per_token") == h[:2] + (1,)
     assert shape(chapter, "ch03_shape_dim1_3d") == (h[0], h[2])
-    assert glued_value(chapter[1], "ch03_loop_match") == "成立"
+    assert glued_value(chapter[1], "ch03_loop_match") == "一致"
 
 
 def test_row_means(chapter):
@@ -47,7 +47,7 @@ def test_keepdim_table_is_printed(chapter):
 
 def test_broadcasting_trap(chapter):
     nb, glued, _ = chapter
-    assert glued_value(glued, "ch03_rect_raised") == "是"  # (2, 6) 不加 keepdim：RuntimeError
+    assert glued_value(glued, "ch03_rect_raised") == "确实报错了"  # (2, 6) 不加 keepdim：RuntimeError
     printed = "".join(out.get("text", "") for cell in nb.cells for out in cell.get("outputs", []))
     assert "RuntimeError: The size of tensor a (6) must match the size of tensor b (2)" in printed
     # (6, 6) 不加 keepdim：不报错，但结果明显错误

@@ -52,12 +52,12 @@ def test_steps_match_functional_layer_norm(chapter, inputs):
     for i in range(len(x)):
         assert value(chapter, f"ch04_xhat_{i}") == pytest.approx(x_hat[i].item(), abs=1e-5), i
         assert value(chapter, f"ch04_y_{i}") == pytest.approx(y[i].item(), abs=1e-5), i
-    assert glued(chapter, "ch04_match_F") == "成立"
+    assert glued(chapter, "ch04_match_F") == "一致"
 
 
 def test_eps_prevents_nan(chapter):
-    assert glued(chapter, "ch04_nan_without_eps") == "成立"
-    assert glued(chapter, "ch04_zeros_with_eps") == "成立"
+    assert glued(chapter, "ch04_nan_without_eps") == "结果全是 NaN"
+    assert glued(chapter, "ch04_zeros_with_eps") == "结果全是 0"
     # 独立确认：常数向量不加 ε 得到 NaN，加 ε 得到 0
     c = torch.full((4,), 3.0)
     assert torch.isnan((c - c.mean()) / torch.sqrt(c.var(unbiased=False))).all()
@@ -71,7 +71,7 @@ def test_gamma_beta_can_undo_normalization(chapter):
 def test_shared_gamma_beta_cannot_undo_another_token(chapter):
     # 正文：同一组 γ、β 用在 x' = 2x + 5 上，输出与 x' 不一致，反而等于 x
     assert glued(chapter, "ch04_recovered_other") == "不一致"
-    assert glued(chapter, "ch04_other_is_x") == "成立"
+    assert glued(chapter, "ch04_other_is_x") == "一致"
 
 
 def test_unbiased_variance_pitfall(chapter, inputs):

@@ -43,12 +43,12 @@ def test_dsx_util_layernorm_matches_torch_and_gradcheck():
 
 def test_chapter_glued_checks(chapter):
     _, glued, _ = chapter
-    assert glued_value(glued, "ch05_torch_match") == "成立"
+    assert glued_value(glued, "ch05_torch_match") == "不超过"
     assert float(glued_value(glued, "ch05_torch_max_diff")) <= 1e-6
     assert glued_value(glued, "ch05_gradcheck") == "通过"
-    assert glued_value(glued, "ch05_load_params_equal") == "成立"
-    assert glued_value(glued, "ch05_load_match") == "成立"
-    assert glued_value(glued, "ch05_mean_after_tiny") == "成立"
+    assert glued_value(glued, "ch05_load_params_equal") == "相同"
+    assert glued_value(glued, "ch05_load_match") == "一致"
+    assert glued_value(glued, "ch05_mean_after_tiny") == "都小于"
 
 
 def test_ch02_example_variance_below_one(chapter):
@@ -68,7 +68,7 @@ def test_ch02_example_variance_below_one(chapter):
         assert float(glued_value(glued, f"ch05_ch02_sigma2_{i}")) == pytest.approx(sigma2[i].item(), rel=1e-5)
         # 用默认的无偏方差去量，会多出 H/(H-1) = 6/5 的因子
         assert float(glued_value(glued, f"ch05_ch02_var_unbiased{i}")) == pytest.approx(expected * 6 / 5, abs=1e-5)
-    assert glued_value(glued, "ch05_ratio_matches") == "成立"
+    assert glued_value(glued, "ch05_ratio_matches") == "一致"
 
 
 
@@ -96,8 +96,9 @@ def test_normalization_keeps_the_shape_of_the_distribution(chapter):
     after = float(glued_value(glued, "ch05_skew_after"))
     assert before > 1.0                                       # 指数分布明显右偏（理论偏度为 2）
     assert after == pytest.approx(before, rel=1e-4)
-    assert glued_value(glued, "ch05_skew_mean_after") == "成立"
+    assert glued_value(glued, "ch05_skew_mean_after") == "小于"
     v = float(glued_value(glued, "ch05_var_after_max_gap"))
     assert 0 < v < 1e-3                                       # 输出方差略小于 1，但四位小数上仍是 1
     assert f"{float(glued_value(glued, 'ch05_var_after_min')):.4f}" == "1.0000"
+    assert f"{float(glued_value(glued, 'ch05_var_after_max')):.4f}" == "1.0000"   # 正文：保留四位小数都是 1.0000
     assert float(glued_value(glued, "ch05_var_after_max")) < 1.0      # 正文：全都略小于 1

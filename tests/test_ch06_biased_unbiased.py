@@ -42,6 +42,6 @@ def test_torch_defaults_stated_in_chapter(chapter):
     assert float(glued_value(glued, "ch06_numpy_var")) == pytest.approx(v.var(correction=0).item())
     assert float(glued_value(glued, "ch06_sim_biased")) == pytest.approx(0.8, abs=0.02)
     assert float(glued_value(glued, "ch06_sim_unbiased")) == pytest.approx(1.0, abs=0.02)
-    assert glued_value(glued, "ch06_gpt2_match") == "成立"
+    assert glued_value(glued, "ch06_gpt2_match") == "一致"
 
 

@@ -65,9 +65,12 @@ def test_batch_size_one_raises():
 def test_chapter_glued_and_printed(chapter):
     nb, glued, _ = chapter
     for key in ("ch07_train_match", "ch07_eval_match", "ch07_running_mean_match", "ch07_running_var_match",
-                "ch07_rv_unbiased", "ch07_ln_same", "ch07_ln_pad_same", "ch07_kv_same"):
-        assert glued_value(glued, key) == "成立", key
-    assert glued_value(glued, "ch07_rv_biased") == "不成立"
+                "ch07_rv_unbiased"):
+        assert glued_value(glued, key) == "一致", key
+    for key in ("ch07_ln_same", "ch07_kv_same"):
+        assert glued_value(glued, key) == "相同", key
+    assert glued_value(glued, "ch07_ln_pad_same") == "与填充多少无关，也与单独处理这个句子时相同"
+    assert glued_value(glued, "ch07_rv_biased") == "不一致"
     assert float(glued_value(glued, "ch07_bn_gap")) > 0.1          # 同一个样本，批量归一化的输出随批次变化
     assert float(glued_value(glued, "ch07_bn_pad_gap")) > 0.1      # 填充改变批量归一化的统计量
     printed = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)

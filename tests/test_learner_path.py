@@ -3,7 +3,7 @@
 每个数都从构建结果（网页版 HTML、读者版笔记本、执行过的笔记本）里数出来，不写死：
 - 网页版、读者版笔记本里看得见的 glue( 行不超过 10 行（PDF 版的在 test_pdf.py 里数）；
 - glue 单元格隐藏（remove-cell），只给正文供数：后面的代码不用它定义的名字，读者版没有它们也能从头运行；
-- 中文冒号或括号后面紧跟一个光秃秃的 True/False：0 处；
+- 中文冒号或括号后面紧跟一个光秃秃的 True/False，或一个光秃秃的结论词（成立、是、相同、通过……）：0 处；
 - 两端写出来相同的范围（「1.000 到 1.000」）：0 处；
 - 正文段落不超过 250 个字符（一段一个意思）；
 - 「见下面的代码」所指的代码单元格把说到的数打印出来。
@@ -31,6 +31,9 @@ MAX_PARAGRAPH = 250
 BARE_BOOL = re.compile(r"(?:[：（【「，；]|(?<=[\u4e00-\u9fff])[:(])[ \t\u00a0]*(True|False)\b")
 # 「a 到 b」「a–b」：两端是同样写出来的数（前面不是负号，「−5 到 5」不算）
 RANGE = re.compile(r"(?<![\d.\-−])(\d+(?:\.\d+)?)\s*(?:到|至|–|—|~)\s*(\d+(?:\.\d+)?)(?![\d.])")
+# 同样的位置上一个光秃秃的结论词（「…一致：成立」「（是）」「梯度检验： 通过」），后面不再接汉字：读起来像日志
+VERDICT = re.compile(r"(?:[：（【]|(?<=[\u4e00-\u9fff])[:(])[ \t\u00a0]*"
+                     r"(成立|不成立|是|否|相同|不同|一致|不一致|通过|未通过|对|错)(?![\u4e00-\u9fff\w])")
 SEE_CODE = re.compile(r"见下面的代码|见下方的代码|见下面代码")
 GLUE_ROLE = re.compile(r"\{glue:(?:text|md)\}`([A-Za-z0-9_]+)(?::([^`]*))?`")
 
@@ -134,6 +137,26 @@ def test_the_bare_bool_pattern_finds_what_it_should():
     assert not any(BARE_BOOL.search(s) for s in misses)
 
 
+def test_no_bare_verdict_after_chinese_punctuation():
+    """正文和代码打印的结论是一句中文（「两种写法的结果相同」），不是「…相同：成立」「（是）」这样的日志。"""
+    found = []
+    for path in CHAPTERS:
+        text = page_text(built_page(path))
+        found += [f"{path.stem}：…{text[max(0, m.start() - 30):m.end() + 1].strip()}" for m in VERDICT.finditer(text)]
+    assert found == [], (f"{len(found)} 处光秃秃的结论词（请把结论写进句子，例如「输出一致」「结果全是 NaN」）：\n"
+                         + "\n".join(found))
+
+
+def test_the_verdict_pattern_finds_what_it_should():
+    """第 23 号问题复查时的写法都认得出来；正常的句子、代码放过。"""
+    hits = ["训练模式的输出一致：成立；running_mean 一致：成立", "结果全是 NaN（成立）", "这里确实报错了：是",
+            "（torch.allclose：相同）", "两个块的权重相同： 是", "梯度检验： 通过", "小于 1e-4（不成立）", "一致:是"]
+    misses = ["原因是：是因为舍入", "结果：相同的形状", "（是否为 0）", "两者的结果相同。", "keepdim=True",
+              "输出与输入一致（用 torch.allclose 比较）", "：否则会报错"]
+    assert [s for s in hits if not VERDICT.search(s)] == []
+    assert [s for s in misses if VERDICT.search(s)] == []
+
+
 def test_no_range_whose_ends_read_alike():
     found = []
     for path in CHAPTERS:
@@ -150,10 +173,24 @@ def paragraphs(source):
     main = BeautifulSoup(source, "html.parser").select_one("article") or BeautifulSoup(source, "html.parser")
     for node in main.select("annotation, script, style, .dsx-math-tex"):   # 公式的隐藏 TeX 副本不算
         node.decompose()
-    for p in main.find_all("p"):
-        if p.find_parent(class_=re.compile(r"cell_output|output|highlight|admonition-title")):
+    # 紧凑列表（各条之间没有空行）的 <li> 里没有 <p>：这样的一条也是一段（嵌套的子列表不算进去）
+    items = [li for li in main.find_all("li") if li.find("p", recursive=False) is None]
+    for p in main.find_all("p") + items:
+        if p.find_parent(class_=re.compile(r"cell_output|output|highlight|admonition-title|toc|bd-sidebar")):
             continue
+        if p.name == "li":
+            p = BeautifulSoup(str(p), "html.parser").li
+            for sub in p.find_all(["ul", "ol"]):
+                sub.decompose()
         yield re.sub(r"\s+", "", p.get_text())
+
+
+def test_paragraph_reader_counts_tight_list_items():
+    """「- **要点。** 很长的说明」写成紧凑列表时，HTML 里没有 <p>：这一条也要数到。"""
+    long = "长" * (MAX_PARAGRAPH + 1)
+    source = f"<article><ul><li><strong>要点。</strong>{long}<ul><li>子项</li></ul></li></ul><p>短段落</p></article>"
+    found = list(paragraphs(source))
+    assert "短段落" in found and f"要点。{long}" in found, found   # 子列表「子项」另算一条，不并进上一条
 
 
 def test_paragraphs_carry_one_idea():
@@ -184,3 +221,76 @@ def test_see_the_code_below_prints_what_it_says(path):
                 shown = format_plain_text(glued[name]["data"]["text/plain"], spec or "")
                 assert shown in printed, (f"{path.stem}：正文说 {shown}（{name}）见下面的代码，"
                                           f"但那段代码的输出里没有它：{printed[:300]}")
+
+
+# 「最小的是 a，最大的是 a」「最小 a，最大 a」：两端写出来相同，其实是一个值
+MIN_MAX = re.compile(r"最小(?:的是|值为|值是|为|是)?\s*([−\-]?\d+(?:\.\d+)?)\s*[，,、]\s*"
+                     r"最大(?:的是|值为|值是|为|是)?\s*([−\-]?\d+(?:\.\d+)?)(?![\d.])")
+
+
+def degenerate_ranges(text):
+    """两端写出来相同的「a 到 a」「最小 a，最大 a」。"""
+    return ([m.group(0) for m in RANGE.finditer(text) if m.group(1) == m.group(2)]
+            + [m.group(0) for m in MIN_MAX.finditer(text) if m.group(1) == m.group(2)])
+
+
+def test_degenerate_range_patterns_find_what_they_should():
+    hits = ["在 1.000 到 1.000 之间", "最小的是 1.0000，最大的是 1.0000", "最小 0.50，最大 0.50", "1.0000–1.0000"]
+    misses = ["在 0.98 到 1.02 之间", "最小的是 0.9999，最大的是 1.0000", "−5 到 5", "都是 1.0000", "最小 1.5，最大 1.50x"]
+    assert [s for s in hits if not degenerate_ranges(s)] == []
+    assert [s for s in misses if degenerate_ranges(s)] == []
+
+
+def test_no_min_max_whose_ends_read_alike():
+    found = []
+    for path in CHAPTERS:
+        text = page_text(built_page(path))
+        found += [f"{path.stem}：…{text[max(0, m.start() - 20):m.end() + 10].strip()}"
+                  for m in MIN_MAX.finditer(text) if m.group(1) == m.group(2)]
+    assert found == [], f"{len(found)} 处「最小 a，最大 a」（请说「都是 a」）：\n" + "\n".join(found)
+
+
+def explorer_texts():
+    """书里用到的四个探索器（第 3、5、7 章），按书页的初始视图渲染出来的文字，连同 aria-label 等属性里的说明：
+    [(哪个视图, 文字)]。轴探索器的每种方式都渲染一次；几何探索器也渲染靠近原点的情形。"""
+    from dsx_util import widgets as dsx_widgets
+    from dsx_util.widgets import spec as S
+
+    def text(view):
+        view = re.sub(r"(?s)<(script|style)\b.*?</\1>", "", view)
+        attrs = " ".join(html.unescape(a) for a in re.findall(r'(?:aria-label|title|alt)="([^"]*)"', view))
+        return page_text(view) + " " + attrs
+
+    out = [("layer_norm_explorer()", text(dsx_widgets.layer_norm_explorer()._repr_html_())),
+           ("layer_norm_explorer(gamma=2, beta=1)", text(dsx_widgets.layer_norm_explorer(gamma=2.0, beta=1.0)._repr_html_())),
+           ("dim_keepdim_explorer()", text(dsx_widgets.dim_keepdim_explorer()._repr_html_())),
+           ("norm_geometry_explorer()", text(dsx_widgets.norm_geometry_explorer()._repr_html_())),
+           ("norm_geometry_explorer(x≈0)", text(dsx_widgets.norm_geometry_explorer(x=[0.01, -0.02, 0.005])._repr_html_()))]
+    out += [(f"norm_axes_explorer(mode={m['key']!r})", text(dsx_widgets.norm_axes_explorer(mode=m["key"])._repr_html_()))
+            for m in S.NORM_AXES_SPEC["modes"]]
+    return out
+
+
+def test_explorer_text_has_no_degenerate_range():
+    texts = explorer_texts()
+    found = [f"{name}：{hit}" for name, t in texts for hit in degenerate_ranges(t)]
+    assert found == [], f"探索器里有 {len(found)} 处两端相同的范围（请说「都是 x」）：\n" + "\n".join(found)
+    assert any("方差都是" in t or "均方根都是" in t for _, t in texts), "轴探索器的检查句应当出现在渲染结果里"
+
+
+MAX_VISIBLE_DRAWING = 20   # 只画图、不打印的代码单元格超过这么多行，就折叠起来（hide-input）：图才是要看的
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_long_drawing_code_is_folded(path):
+    """「图才是重点」的单元格：只画图（有 plt.subplots 或 plt.show）、不打印，超过 MAX_VISIBLE_DRAWING 行就带 hide-input。"""
+    nb = nbformat.read(path, as_version=4)
+    shown = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code" or not re.search(r"plt\.subplots|plt\.show\(\)", cell.source):
+            continue
+        lines = len(cell.source.strip().splitlines())
+        tags = cell.metadata.get("tags", [])
+        if "print(" not in cell.source and lines > MAX_VISIBLE_DRAWING and not {"hide-input", "remove-input", "remove-cell"} & set(tags):
+            shown.append(f"单元格 {i}（{lines} 行）")
+    assert shown == [], f"{path.stem}：这些画图单元格请加 hide-input 标签：{shown}"

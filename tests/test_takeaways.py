@@ -87,6 +87,10 @@ IDIOMS = {
     "hook": (r"register_forward_hook", "`register_forward_hook`"),
     "norm": (r"\.norm\(", "`.norm()`"),
     "functional_call": (r"functional_call", "`torch.func.functional_call`"),
+    "backward": (r"\.backward\(", "`backward()`"),
+    "grad": (r"\.grad\b", "`.grad`"),
+    "zero_grad": (r"zero_grad\(", "`zero_grad()`"),
+    "training": (r"self\.training\b", "`self.training`"),
 }
 IN_PLACE_METHODS = ["uniform_", "normal_", "copy_", "mul_", "add_", "exponential_"]
 NEAR = 3   # 说明框离第一次使用最多隔几个单元格
@@ -186,6 +190,17 @@ def test_primer_claims_hold():
 
     t = torch.tensor([[3.0, 0.0], [0.0, 4.0]])
     assert t.norm().item() == 5.0 and torch.equal(t, torch.tensor([[3.0, 0.0], [0.0, 4.0]]))
+
+    net = nn.Sequential(nn.Linear(3, 2))                           # backward() 把梯度累加进 .grad，zero_grad() 清掉
+    net(torch.ones(1, 3)).sum().backward()
+    first = net[0].weight.grad.clone()
+    assert first.shape == net[0].weight.shape
+    net(torch.ones(1, 3)).sum().backward()
+    assert torch.allclose(net[0].weight.grad, 2 * first)
+    net.zero_grad()
+    assert net[0].weight.grad is None or not net[0].weight.grad.any()
+    assert net.training and not net.eval().training and not net[0].training   # .eval() 也改子模块的 training
+    assert net.train().training and net[0].training
 
     ln = nn.LayerNorm(4)
     before = {k: v.clone() for k, v in ln.state_dict().items()}
@@ -315,6 +330,32 @@ def test_glossary_reachable_from_every_chapter_and_its_links_resolve():
     assert len(links) >= 30
     bad = [h for h in links if not resolves("book/glossary.html", h)]
     assert bad == [], f"术语表里指不到目标的链接：{bad}"
+
+
+# 第 0–11 章的「学习目标」单元格里有一句指向术语表的话：手机上目录藏在 ☰ 后面，正文里要有一个链接
+GOAL_CHAPTERS = [p for p in CHAPTERS if re.match(r"ch(0\d|1[01])_", p.stem)]
+
+
+def goals_cell(path):
+    return next(c for c in cells(path)[:4] if c.cell_type == "markdown" and "学习目标" in c.source)
+
+
+@pytest.mark.parametrize("path", GOAL_CHAPTERS, ids=[p.stem for p in GOAL_CHAPTERS])
+def test_learning_goals_link_the_glossary(path):
+    assert re.search(r"\{doc\}`[^`]*glossary>?`", goals_cell(path).source), f"{path.stem}：学习目标里没有指向术语表的链接"
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("path", GOAL_CHAPTERS, ids=[p.stem for p in GOAL_CHAPTERS])
+def test_glossary_link_in_the_page_text_before_the_first_section(path):
+    """构建出来的页面里，第一个 ## 小节之前的正文（不是侧栏、目录）就有指向术语表的链接。"""
+    article = soup(f"book/{path.stem}.html").select_one("article")
+    first = article.select_one("section section")          # 第一个 ## 小节
+    assert first is not None, f"{path.stem}：页面里没有小节"
+    before = [el for el in first.find_previous_siblings() if el.name]   # 同一章节里、第一个小节之前的元素
+    links = [a["href"] for el in before for a in el.select("a.reference.internal")]
+    assert any(h.split("#")[0].endswith("glossary.html") for h in links), \
+        f"{path.stem}：第一个小节之前的正文里没有指向术语表的链接：{links}"
 
 
 @pytest.mark.book
