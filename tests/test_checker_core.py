@@ -200,3 +200,23 @@ def test_a_bug_inside_the_checker_becomes_one_message(monkeypatch):
     monkeypatch.setattr(layernorm_check, "_diagnose", broken)
     r = check_layer_norm(nn.LayerNorm, show=False)
     assert r.codes == ["check_failed"] and "IndexError" in r.messages[0]
+
+
+def test_time_limit_is_kept_in_the_learners_code_not_inside_libraries():
+    """计时只在学习者的代码里停下：标准库、torch 等已装的包和 import 机制不逐行计时（不会停在 import 进行到一半）；
+    学习者的循环即使每一步都调用库函数，照样超时停下。"""
+    import inspect as inspect_module
+    import statistics
+
+    import torch
+
+    from dsx_util.exercises.core import _in_library, run_limited
+    assert _in_library(torch.__file__) and _in_library(inspect_module.__file__)
+    assert _in_library("<frozen importlib._bootstrap>")
+    assert not _in_library(__file__) and not _in_library("<学习者的代码>")
+
+    def busy():
+        while True:
+            statistics.mean([1.0, 2.0, 3.0])
+    run = run_limited(busy, timeout=0.2)
+    assert run["timed_out"] and run["seconds"] < 2

@@ -13,6 +13,7 @@ import html
 import inspect
 import io
 import math
+import os
 import sys
 import time
 
@@ -472,6 +473,16 @@ class Capture(io.TextIOBase):
         return "".join(self.parts)
 
 
+# 标准库和已安装的包所在的目录（网页的 Pyodide 里 sys.prefix 是根目录 /，不算：那里只按文件名判断）
+_LIBRARY_DIRS = tuple(sorted({os.path.join(p, "") for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)
+                              if p and os.path.dirname(p) != p}))
+
+
+def _in_library(filename):
+    """这个文件是标准库或已装的包（不是学习者的代码）：<frozen importlib…> 之类的内置模块，或在 Python 的安装目录下。"""
+    return filename.startswith("<frozen") or filename.startswith(_LIBRARY_DIRS)
+
+
 def run_limited(fn, args=(), kwargs=None, timeout=2.0, capture_chars=None):
     """在当前线程里运行 fn(*args, **kwargs)，最多 timeout 秒（用 sys.settrace 计时：纯 Python 的死循环会被停下）。
 
@@ -482,6 +493,8 @@ def run_limited(fn, args=(), kwargs=None, timeout=2.0, capture_chars=None):
     deadline = time.monotonic() + timeout
 
     def tracer(frame, event, arg):
+        if _in_library(frame.f_code.co_filename):
+            return None           # 标准库与已装的包（torch 等）不逐行计时：既快，也不会在 import 进行到一半时停下
         if time.monotonic() > deadline:
             raise TimeUp
         return tracer
