@@ -33,7 +33,7 @@ BARE_BOOL = re.compile(r"(?:[：（【「，；]|(?<=[\u4e00-\u9fff])[:(])[ \t\u
 RANGE = re.compile(r"(?<![\d.\-−])(\d+(?:\.\d+)?)\s*(?:到|至|–|—|~)\s*(\d+(?:\.\d+)?)(?![\d.])")
 # 同样的位置上一个光秃秃的结论词（「…一致：成立」「（是）」「梯度检验： 通过」），后面不再接汉字：读起来像日志
 VERDICT = re.compile(r"(?:[：（【]|(?<=[\u4e00-\u9fff])[:(])[ \t\u00a0]*"
-                     r"(成立|不成立|是|否|相同|不同|一致|不一致|通过|未通过|对|错)(?![\u4e00-\u9fff\w])")
+                     r"(成立|不成立|是|否|相同|不同|一致|不一致|通过|未通过|对|错)(?![ \t\u00a0]*[\u4e00-\u9fff\w`])")
 SEE_CODE = re.compile(r"见下面的代码|见下方的代码|见下面代码")
 GLUE_ROLE = re.compile(r"\{glue:(?:text|md)\}`([A-Za-z0-9_]+)(?::([^`]*))?`")
 
@@ -152,7 +152,8 @@ def test_the_verdict_pattern_finds_what_it_should():
     hits = ["训练模式的输出一致：成立；running_mean 一致：成立", "结果全是 NaN（成立）", "这里确实报错了：是",
             "（torch.allclose：相同）", "两个块的权重相同： 是", "梯度检验： 通过", "小于 1e-4（不成立）", "一致:是"]
     misses = ["原因是：是因为舍入", "结果：相同的形状", "（是否为 0）", "两者的结果相同。", "keepdim=True",
-              "输出与输入一致（用 torch.allclose 比较）", "：否则会报错"]
+              "输出与输入一致（用 torch.allclose 比较）", "：否则会报错",
+              "写函数 f(x, eps=1e-6)：对 x 的最后一维做归一化"]
     assert [s for s in hits if not VERDICT.search(s)] == []
     assert [s for s in misses if VERDICT.search(s)] == []
 
