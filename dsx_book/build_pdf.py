@@ -312,9 +312,10 @@ def print_pdf(html_root, target):
             page.wait_for_function("[...document.images].every((i) => i.complete)")
             fonts_used = _fonts_used(context, page)
             (OUT_DIR / "fonts.json").write_text(json.dumps(fonts_used, ensure_ascii=False, indent=1), encoding="utf-8")
-            # 第一遍打印只为得到页码；填进目录后再打印，直到页码不再变化（通常第二遍就稳定）
+            # 第一遍打印只为得到页码；填进目录后再打印，直到页码不再变化（通常第二、三遍就稳定；
+            # 目录填上页码后变长、多占一页时，后面的页码整体后移，要再多一两遍）
             pages, filled = None, 0
-            for _ in range(3):
+            for _ in range(PRINT_PASSES):
                 _print(page, target, info)
                 fresh = _heading_pages(target, len(headings))
                 if fresh == pages:
@@ -322,13 +323,15 @@ def print_pdf(html_root, target):
                 pages = fresh
                 filled = _fill_toc(page, pages)
             else:
-                raise SystemExit("目录页码打印三遍仍不稳定。")
+                raise SystemExit(f"目录页码打印 {PRINT_PASSES} 遍仍不稳定。")
             browser.close()
     finally:
         server.shutdown()
     fonts = _finish(target, headings, pages)
     return external, len(explorers), filled, fonts
 
+
+PRINT_PASSES = 6
 
 FONT_PROBE = "p, li, h1, h2, h3, h4, pre, pre span, td, th, figcaption, summary, strong, em, a, code, span.pasted-text"
 
