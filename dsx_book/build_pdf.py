@@ -315,11 +315,16 @@ def print_pdf(html_root, target):
             # 第一遍打印只为得到页码；填进目录后再打印，直到页码不再变化（通常第二、三遍就稳定；
             # 目录填上页码后变长、多占一页时，后面的页码整体后移，要再多一两遍）
             pages, filled = None, 0
+            # 只比页码：标题在页内的坐标可能有零点几的浮动，与目录无关（坐标用最后一遍的，给书签）
             for _ in range(PRINT_PASSES):
                 _print(page, target, info)
                 fresh = _heading_pages(target, len(headings))
-                if fresh == pages:
+                if pages is not None and [p[0] for p in fresh] == [p[0] for p in pages]:
+                    pages = fresh
                     break
+                if pages is not None:
+                    moved = [(i, a[0], b[0]) for i, (a, b) in enumerate(zip(pages, fresh)) if a[0] != b[0]]
+                    print(f"目录页码这一遍还在变：{len(moved)} 个标题换了页，例如 {moved[:3]}", file=sys.stderr)
                 pages = fresh
                 filled = _fill_toc(page, pages)
             else:
