@@ -5,7 +5,8 @@ _build/.jupyter_cache，网页版是最新的时候不会再执行任何一章�
 打印成 PDF：公式等 MathJax 排好版后再打印（构建时已排好版的公式直接打印），书签来自各级标题（tagged PDF），
 页码在页脚。版面改造在 dsx_book/pdf/prepare.js，打印样式在 dsx_book/pdf/print.css，只用于 PDF。
 
-打印两遍：第一遍得到各章各节所在的页码（从 PDF 书签读出），填进目录后再打印第二遍。
+打印多遍：第一遍得到各章各节所在的页码（从 PDF 书签读出），填进目录后再打印，直到某一遍的版面与目录所填
+页码一致（通常两到四遍；见 print_pdf 里的说明）。
 结果：_build/pdf/gpt-layernorm.pdf；若网页版已构建，再复制一份到 _build/html/，首页的链接指向它。
 """
 import argparse
@@ -257,7 +258,7 @@ def _print(page, target, info):
 
 
 def print_pdf(html_root, target):
-    """在 chromium 里打开单页 HTML，改造版面，打印两遍（第二遍带目录页码）。
+    """在 chromium 里打开单页 HTML，改造版面，打印到目录页码与版面一致为止（通常两到四遍）。
 
     返回 (站外请求, 探索器数, 目录页码数, 改写了文字映射的字体数)。"""
     from playwright.sync_api import sync_playwright
@@ -312,28 +313,32 @@ def print_pdf(html_root, target):
             page.wait_for_function("[...document.images].every((i) => i.complete)")
             fonts_used = _fonts_used(context, page)
             (OUT_DIR / "fonts.json").write_text(json.dumps(fonts_used, ensure_ascii=False, indent=1), encoding="utf-8")
-            # 第一遍打印只为得到页码；填进目录后再打印，直到页码不再变化（通常第二、三遍就稳定；
-            # 目录填上页码后变长、多占一页时，后面的页码整体后移，要再多一两遍）
-            pages, filled = None, 0
-            # 只比页码：标题在页内的坐标可能有零点几的浮动，与目录无关（坐标用最后一遍的，给书签）
+            # 第一遍打印只为得到页码，填进目录后再打印，直到某一遍的标题页码正好等于它目录里印的页码。
+            # 目录页码放在定宽的框里，数字本身不改变版面；目录填上页码后多占一页时，后面的页码整体后移，
+            # 要再填一次。另外，chromium 对同一个页面连续打印时，个别贴近页底的标题会在两页之间来回跳
+            # （DOM 与字体都不变，第 1、3、5 遍一样，第 2、4、6 遍一样）；对这种已经见过的页码组合不再
+            # 改填目录，而是再打印一遍，等版面回到目录所填的那一种。
+            pages, filled, seen, n_filled = None, None, [], 0
             for _ in range(PRINT_PASSES):
                 _print(page, target, info)
-                fresh = _heading_pages(target, len(headings))
-                if pages is not None and [p[0] for p in fresh] == [p[0] for p in pages]:
-                    pages = fresh
+                pages = _heading_pages(target, len(headings))
+                numbers = [p[0] for p in pages]
+                if numbers == filled:
                     break
-                if pages is not None:
-                    moved = [(i, a[0], b[0]) for i, (a, b) in enumerate(zip(pages, fresh)) if a[0] != b[0]]
-                    print(f"目录页码这一遍还在变：{len(moved)} 个标题换了页，例如 {moved[:3]}", file=sys.stderr)
-                pages = fresh
-                filled = _fill_toc(page, pages)
+                if filled is not None:
+                    moved = [(i, a, b) for i, (a, b) in enumerate(zip(filled, numbers)) if a != b]
+                    print(f"目录所填页码与这一遍的版面不符：{len(moved)} 个标题，例如 {moved[:3]}", file=sys.stderr)
+                if numbers not in seen:
+                    seen.append(numbers)
+                    n_filled = _fill_toc(page, pages)
+                    filled = numbers
             else:
-                raise SystemExit(f"目录页码打印 {PRINT_PASSES} 遍仍不稳定。")
+                raise SystemExit(f"打印 {PRINT_PASSES} 遍，目录所填页码始终与版面不符。")
             browser.close()
     finally:
         server.shutdown()
     fonts = _finish(target, headings, pages)
-    return external, len(explorers), filled, fonts
+    return external, len(explorers), n_filled, fonts
 
 
 PRINT_PASSES = 6
