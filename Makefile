@@ -34,16 +34,19 @@ $(HTML_STAMP): $(VENV)/.installed $(NODE)/.installed _build/.nbsync-ok $(DIST_ST
 	$(BIN)/python -m dsx_book.web_archive
 	touch $@
 
-# 单元层：不构建、不开浏览器（dsx_util、检查器、转换器、扩展的纯函数），外加 ruff；改了代码先跑它
+# 单元层：不构建、不开浏览器（dsx_util、检查器、转换器、扩展的纯函数），外加 ruff；改了代码先跑它。
+# 单元层的测试互不依赖，在两个进程里并行（pytest-xdist）；JOBS=1 时在一个进程里顺序运行
+JOBS ?= 2
+UNIT := $(BIN)/pytest -q -m unit $(if $(filter 1,$(JOBS)),,-n $(JOBS))
 test-fast: $(VENV)/.installed
 	@$(call timed,ruff,$(BIN)/ruff check .)
-	@$(call timed,单元层,$(BIN)/pytest -q -m unit)
+	@$(call timed,单元层,$(UNIT))
 
 # 全部测试，分层运行并打印每层用时：构建 → 单元层 → 读构建结果的书层 → 浏览器层 → 慢层（仿 Colab、PDF、全新环境、JupyterLab）
 test: system $(VENV)/.installed $(COLAB)/.installed $(NODE)/.installed
 	@$(call timed,构建,$(MAKE) --no-print-directory book)
 	@$(call timed,ruff,$(BIN)/ruff check .)
-	@$(call timed,单元层,$(BIN)/pytest -q -m unit)
+	@$(call timed,单元层,$(UNIT))
 	@$(call timed,书层,$(BIN)/pytest -q -m book)
 	@$(call timed,浏览器层,$(BIN)/pytest -q -m browser)
 	@$(call timed,慢层（ipywidgets 7.7.1）,$(COLAB)/bin/python -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning tests/test_widgets.py)

@@ -75,12 +75,12 @@ def test_no_module_outside_the_folder_names_an_exercise():
     assert len(outside) >= 6   # 真的看了共用模块（core、_core、_steps、simple_checks、pure_checks、catalog…）
 
 
-def _run(ex, attempt):
+def _run(ex, attempt, **limits):
     if isinstance(attempt, str):   # 像笔记本那样运行整段代码，再检查其中的入口
         ns = {"__name__": "__main__"}
         exec(compile(attempt, "<你的代码>", "exec"), ns)
         attempt = ns[ex.entry]
-    return getattr(exercises, ex.checker)(attempt, show=False)
+    return getattr(exercises, ex.checker)(attempt, show=False, **limits)
 
 
 MISTAKE_CASES = []
@@ -94,7 +94,8 @@ for _ex in EXERCISES:
 @pytest.mark.parametrize("ex, what, codes, attempt", MISTAKE_CASES,
                          ids=[f"{c[0].id}-{c[1]}" for c in MISTAKE_CASES])
 def test_each_catalogued_mistake_gets_its_codes(ex, what, codes, attempt):
-    result = _run(ex, attempt)
+    # 死循环的错误：用 0.5 秒的时限（同一套计时机制；默认的 5 秒由 test_checker_core 测）
+    result = _run(ex, attempt, **({"timeout": 0.5} if codes == ["timeout"] else {}))
     assert result.codes == codes, (what, result.messages)
     assert not result.passed
 
