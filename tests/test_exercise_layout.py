@@ -75,6 +75,21 @@ def test_no_module_outside_the_folder_names_an_exercise():
     assert len(outside) >= 6   # 真的看了共用模块（core、_core、_steps、simple_checks、pure_checks、catalog…）
 
 
+def test_no_folder_imports_another_exercise_folder():
+    """一道练习的文件只从共用模块导入（core、_core、_steps、simple_checks、pure_checks…），不导入别的练习的文件夹：
+    删掉或改动一道练习，不会弄坏另一道。"""
+    found = []
+    folders = {f.name for f in ITEMS.iterdir() if f.is_dir() and not f.name.startswith("__")}
+    for f in ITEMS.glob("*/*.py"):
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                parts = (node.module or "").split(".")
+                if node.level == 2 and parts[0] in folders - {f.parent.name} or "items" in parts:
+                    found.append((f.relative_to(ITEMS).as_posix(), "." * node.level + (node.module or "")))
+    assert found == []
+    assert len(folders) >= 30
+
+
 def _run(ex, attempt, **limits):
     if isinstance(attempt, str):   # 像笔记本那样运行整段代码，再检查其中的入口
         ns = {"__name__": "__main__"}

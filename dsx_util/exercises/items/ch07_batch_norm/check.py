@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 
 from ...core import exercise_id_of
-from ..._core import (spec_findings, stops_checking, NOT_DONE, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, close,
+from ..._core import (stop_with, spec_findings, stops_checking, NOT_DONE, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, close,
                     describe_value, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
                     run_model, safe_findings, tensor_problem)
 
@@ -110,10 +110,6 @@ def check_batch_norm(cls_or_factory, exercise: str = None, timeout: float = 5.0,
     return finish(exercise, findings, notes=run.notes(), show=show)
 
 
-def _stop(out):
-    return [(out.code, out.message)]
-
-
 def _buffers(m):
     """读出学习者的 running_mean / running_var（拷贝）；缺失或形状不对时返回说明文字。"""
     import torch
@@ -136,7 +132,7 @@ def _diagnose(factory, run):
 
     out = run.call(factory, C)
     if not out.ok:
-        return _stop(out)
+        return stop_with(out)
     m = out.value
     if not callable(m) or not hasattr(m, "train") or not hasattr(m, "eval"):
         return [(WRONG_SHAPE_OR_DTYPE, f"用 num_features={C} 创建模块得到的是 {describe_value(m)}，"
@@ -150,7 +146,7 @@ def _diagnose(factory, run):
     def forward(x, what):
         o = run.call(m, x.clone())
         if not o.ok:
-            return None, _stop(o) if o.code in (NOT_DONE, TIMEOUT) else [
+            return None, stop_with(o) if o.code in (NOT_DONE, TIMEOUT) else [
                 ("raised", f"在{what}（形状 {fmt_shape(x.shape)}）上，{o.message}")]
         p = tensor_problem(o.value, x, "forward 的输出", f"{what}（形状 {fmt_shape(x.shape)}）")
         if p:
@@ -160,7 +156,7 @@ def _diagnose(factory, run):
     # 1. 训练模式：两个批量，检查输出与 running 统计量的更新
     o = run.call(m.train)
     if not o.ok:
-        return _stop(o)
+        return stop_with(o)
     running_codes = []
     for step, x in enumerate((x1, x2), start=1):
         rm0, rv0 = bufs
@@ -201,7 +197,7 @@ def _diagnose(factory, run):
     # 2. 评估模式：应使用 running 统计量（用学习者自己的缓冲区算正确答案，避免连带）
     o = run.call(m.eval)
     if not o.ok:
-        return findings + _stop(o)
+        return findings + stop_with(o)
     rm, rv = bufs
     y, stop = forward(x3, "评估模式")
     if stop:

@@ -10,9 +10,8 @@ import functools
 import itertools
 
 from ...core import exercise_id_of
-from ..._core import (spec_findings, stops_checking, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, find_models, finish, fmt_num,
+from ..._core import (build_module, eps_used, run_forward, spec_findings, stops_checking, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, find_models, finish, fmt_num,
                     fmt_shape, max_abs_diff, run_model, safe_findings)
-from ..ch05_layer_norm.check import build_module, eps_used, run_forward
 
 EXERCISE_ID = exercise_id_of(__name__)   # 练习 id 只写在文件夹名里；题目与要求见本文件夹
 
