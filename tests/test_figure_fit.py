@@ -6,7 +6,7 @@ from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
 
-from conftest import html_dir, load_all_images
+from conftest import html_dir
 
 MIN_TEXT_PX = 9
 PT_TO_PX = 4 / 3
@@ -42,21 +42,11 @@ def chapter_pages_with_figures():
     return sorted(str(p.relative_to(root)) for p in (root / "book").glob("ch*.html") if "_images/" in p.read_text("utf-8"))
 
 
-@pytest.fixture(scope="module")
-def figure_pages():
-    pages = chapter_pages_with_figures()
-    assert pages, f"{html_dir()} 里没有带插图的章节：请先运行 make book"
-    return pages
+FIGURE_PAGES = chapter_pages_with_figures()
 
 
-def open_figures(browser, site_url, path, width, scheme="light"):
-    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme, locale="zh-CN")
-    page = context.new_page()
-    page.goto(site_url + path)
-    page.wait_for_load_state("networkidle")
-    load_all_images(page)
-    figures = page.evaluate(FIGURES)
-    return context, page, figures
+def test_chapters_have_figures():
+    assert len(FIGURE_PAGES) >= 5, f"{html_dir()} 里带插图的章节只有 {FIGURE_PAGES}：请先运行 make book"
 
 
 def svg_of(src):
@@ -65,36 +55,33 @@ def svg_of(src):
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_figures_fit_the_column_with_readable_text(browser, site_url, figure_pages, width):
-    """每一章的每幅图：不需要横向滚动，最小的字不小于 9 CSS px。"""
-    scrolling, small, counted = [], [], 0
-    for path in figure_pages:
-        context, _, figures = open_figures(browser, site_url, path, width)
-        context.close()
-        assert figures, f"{path} 里找不到插图"
-        for f in figures:
-            counted += 1
-            name = f"{path.split('/')[-1][:4]}「{f['alt']}」"
-            if f["scrolls"]:
-                scrolling.append(name)
-            sizes = text_sizes_pt(svg_of(urljoin(site_url + path, f["src"])))
-            assert sizes, f"{name} 的 SVG 里读不出文字的字号（{f['src']}）"
-            px = min(sizes) * PT_TO_PX * f["shown"] / f["natural"]
-            if px < MIN_TEXT_PX - 0.05:
-                small.append(f"{name} 最小的字 {px:.1f} px（{min(sizes):g} 磅，显示宽 {f['shown']:.0f} / 原宽 {f['natural']} px）")
-    print(f"{width} px：{counted} 幅图，{len(scrolling)} 幅需要横向滚动，{len(small)} 幅的字小于 {MIN_TEXT_PX} px")
-    assert scrolling == [], f"{width} px 宽时 {len(scrolling)} 幅图需要横向滚动：{scrolling}"
-    assert small == [], f"{width} px 宽时 {len(small)} 幅图的字太小：{small}"
+@pytest.mark.parametrize("path", FIGURE_PAGES)
+def test_figures_fit_the_column_with_readable_text(visited, path, width):
+    """这一章的每幅图：不需要横向滚动，最小的字不小于 9 CSS px。（页面来自 visited：插图已全部加载。）"""
+    figures = visited.evaluate(FIGURES)
+    assert figures, f"{path} 里找不到插图"
+    scrolling, small = [], []
+    for f in figures:
+        name = f"{path.split('/')[-1][:4]}「{f['alt']}」"
+        if f["scrolls"]:
+            scrolling.append(name)
+        sizes = text_sizes_pt(svg_of(urljoin(visited.url, f["src"])))
+        assert sizes, f"{name} 的 SVG 里读不出文字的字号（{f['src']}）"
+        px = min(sizes) * PT_TO_PX * f["shown"] / f["natural"]
+        if px < MIN_TEXT_PX - 0.05:
+            small.append(f"{name} 最小的字 {px:.1f} px（{min(sizes):g} 磅，显示宽 {f['shown']:.0f} / 原宽 {f['natural']} px）")
+    assert scrolling == [], f"{width} px 宽时 {path} 有 {len(scrolling)} 幅图需要横向滚动：{scrolling}"
+    assert small == [], f"{width} px 宽时 {path} 有 {len(small)} 幅图的字太小：{small}"
 
 
-def test_figures_are_inverted_in_dark_mode(browser, site_url, figure_pages):
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+@pytest.mark.parametrize("path", FIGURE_PAGES[:3])
+def test_figures_are_inverted_in_dark_mode(visited, path, scheme):
     """暗色模式下白底的图反色显示（_static/dsx.css），亮色模式下不反色。"""
-    for path in figure_pages[:3]:
-        for scheme, inverted in (("dark", True), ("light", False)):
-            context, _, figures = open_figures(browser, site_url, path, 390, scheme)
-            context.close()
-            wrong = [f["alt"] for f in figures if ("invert" in f["filter"]) != inverted]
-            assert wrong == [], f"{path}（{scheme}）的图{'没有' if inverted else '不该'}反色：{wrong}"
+    inverted = scheme == "dark"
+    figures = visited.evaluate(FIGURES)
+    wrong = [f["alt"] for f in figures if ("invert" in f["filter"]) != inverted]
+    assert figures and wrong == [], f"{path}（{scheme}）的图{'没有' if inverted else '不该'}反色：{wrong}"
 
 
 def test_text_sizes_are_read_from_slimmed_figures():

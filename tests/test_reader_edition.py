@@ -186,10 +186,12 @@ def test_download_copies_and_archive_are_the_reader_edition():
 
 
 # ---------------------------------------------------------------- 浏览器
-@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
-def test_colab_and_download_buttons_open_the_reader_edition(open_page, path):
+@pytest.mark.parametrize("path", [f"book/{p.stem}.html" for p in CHAPTERS], ids=IDS)
+def test_colab_and_download_buttons_open_the_reader_edition(visited, path):
+    """（与 test_browser.py 的逐页检查共用这一页的那次访问，见 tests/conftest.py 的 visited。）"""
     owner, repo = repo_owner_and_name()
-    page = open_page(f"book/{path.stem}.html")
+    page = visited
+    path = READER / Path(path).with_suffix(".ipynb").name
     colab = page.locator('a[href*="colab.research.google.com"]')
     assert colab.count() == 1
     assert colab.get_attribute("href") == (
