@@ -45,6 +45,7 @@ def chapter_pages_with_figures():
 FIGURE_PAGES = chapter_pages_with_figures()
 
 
+@pytest.mark.book
 def test_chapters_have_figures():
     assert len(FIGURE_PAGES) >= 5, f"{html_dir()} 里带插图的章节只有 {FIGURE_PAGES}：请先运行 make book"
 
