@@ -20,6 +20,7 @@ DIST_STAMP := _build/dist/.built
 
 # 网页版的输入：章节、样式、构建包、dsx_util（各章导入它）和配置；都没有比上次构建新时，make 直接跳过构建。
 # 构建失败（-W：有警告也算）时不写 $(HTML_STAMP)，下次照样重建。
+# 缓存里没有的章节在 Sphinx 读入之前两章同时执行（dsx_book/parallel.py）；DSX_JOBS=1 时由 myst-nb 逐章执行。
 HTML_STAMP := _build/.html-built
 $(if $(wildcard _build/html/index.html),,$(shell rm -f $(HTML_STAMP)))   # 网页被删了就重建
 # 文件夹本身也算（删掉一个文件时文件夹的修改时间会变）

@@ -6,6 +6,7 @@ Jupyter Book 上的每一步（哪个事件、哪个函数、在哪个模块）�
 
 模块：
 - status          改了 dsx_util 就重新执行各章；执行状态页的表格用中文
+- parallel        缓存里没有的章节在读入之前同时执行（DSX_JOBS 个内核，默认 2）
 - typography      中文排版：删掉源文件换行带来的多余空格，行内公式不和后面的标点分开
 - inpage          网页里运行并检查纯 Python 练习（Pyodide + CodeMirror，来自 npm）
 - formulas        构建时排版全部公式（node 里的 MathJax），网页不加载 MathJax
@@ -21,7 +22,7 @@ Jupyter Book 上的每一步（哪个事件、哪个函数、在哪个模块）�
 
 def setup(app):
     # 在这里才导入各步的模块：测试与脚本 import dsx_book.common 等小模块时不必加载 Sphinx
-    from . import formulas, from_disk, icons, inpage, offline, reader_edition, status, trim, typography
+    from . import formulas, from_disk, icons, inpage, offline, parallel, reader_edition, status, trim, typography
 
     # 配置项（_config.yml 的 sphinx.config 里可改）
     app.add_config_value("dsx_execution_inputs", ["dsx_util"], "env")   # 这些目录的内容变了，各章重新执行
@@ -31,9 +32,11 @@ def setup(app):
     app.connect("builder-inited", icons.drop_icon_script)
     app.connect("builder-inited", trim.drop_search_scripts)
 
-    # 2. 决定重读哪些文档：dsx_util 变了就清空执行缓存、重读全部笔记本；记下这次读了哪些文档
+    # 2. 决定重读哪些文档：dsx_util 变了就清空执行缓存、重读全部笔记本；记下这次读了哪些文档；
+    #    要读的章节里缓存没有的，分几个内核同时执行、存进缓存（myst-nb 读入时便都取缓存）
     app.connect("env-get-outdated", status.expire_cache_when_inputs_change)
     app.connect("env-before-read-docs", reader_edition.remember_read_docs)
+    app.connect("env-before-read-docs", parallel.execute_missing_chapters)
 
     # 3. 读入每个文档（myst-nb 执行或取缓存之后）：中文排版
     app.add_transform(typography.ChineseTypography)

@@ -29,7 +29,8 @@ sphinx:
 def _build(book):
     done = subprocess.run([str(JB), "build", str(book)], capture_output=True, text=True, cwd=book)
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
-    executed = re.findall(r"Executing notebook", done.stdout + done.stderr)
+    # myst-nb 自己执行（DSX_JOBS=1）时记「Executing notebook」，读入之前同时执行（dsx_book/parallel.py）时记「执行完」
+    executed = re.findall(r"Executing notebook|执行完 ", done.stdout + done.stderr)
     page = (book / "_build" / "html" / "chapter.html").read_text(encoding="utf-8")
     return len(executed), re.search(r"VALUE=(\w+)", page).group(1)
 
