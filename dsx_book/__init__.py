@@ -38,8 +38,9 @@ def setup(app):
     app.connect("env-before-read-docs", reader_edition.remember_read_docs)
     app.connect("env-before-read-docs", parallel.execute_missing_chapters)
 
-    # 3. 读入每个文档（myst-nb 执行或取缓存之后）：中文排版
+    # 3. 读入每个文档（myst-nb 执行或取缓存之后）：中文排版；带输出的章节写到 _build/jupyter_execute
     app.add_transform(typography.ChineseTypography)
+    app.connect("doctree-read", parallel.write_executed_notebook)
 
     # 4. 全部读完：在一个 node 进程里排版全书公式（结果按公式缓存）
     app.connect("env-updated", formulas.typeset_all)

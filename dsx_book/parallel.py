@@ -125,3 +125,28 @@ def execute_missing_chapters(app, env, docnames):
         raise ChapterExecutionError("\n\n".join(
             f"{names[path]}（{path.name}）执行出错：{type(error).__name__}\n{ANSI.sub('', str(error)).strip()}"
             for path, error in failures))
+
+
+def write_executed_notebook(app, doctree):
+    """doctree-read：把带输出的这一章写到 _build/jupyter_execute（myst-nb 在那里放执行后的笔记本）。
+
+    myst-nb 1.4 取缓存时写出的是读入的源笔记本（不带输出；它的 sphinx_.py 写 notebook，而不是与缓存合并后的那份），
+    只有它自己当场执行的章节才带输出。这里的执行让每一章在读入时都取缓存，所以换成与缓存合并后的那份；
+    只改了正文、代码没变（取缓存）的章节也因此不再留下没有输出的笔记本。"""
+    import copy
+
+    from .reader_edition import output_folder
+    env = app.env
+    config = getattr(env, "mystnb_config", None)
+    path = Path(env.doc2path(env.docname))
+    if config is None or config.execution_mode != "cache" or path.suffix != ".ipynb":
+        return
+    from jupyter_cache import get_cache
+    source = nbformat.read(path, as_version=4)
+    try:
+        _, executed = get_cache(config.execution_cache_path).merge_match_into_notebook(copy.deepcopy(source))
+    except KeyError:   # 执行出错而 raise_on_error 为假：myst-nb 写的就是它执行的结果
+        return
+    target = output_folder(app) / f"{env.docname}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(executed, str(target))

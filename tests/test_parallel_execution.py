@@ -79,6 +79,22 @@ def test_chapters_run_before_reading_and_a_failing_one_stops_the_build(tmp_path)
     assert f"CWD={book / 'sub'}" in (html / "sub" / "where.html").read_text(encoding="utf-8")  # 在章节所在的文件夹里执行
     assert "VALUE=fixed" in (html / "broken.html").read_text(encoding="utf-8")
     assert sorted(_cached(book)) == ["broken.ipynb", "intro.ipynb", "where.ipynb"]
+    # 每章都取了缓存；_build/jupyter_execute 里的笔记本仍带输出（myst-nb 1.4 取缓存时写的是不带输出的源笔记本）
+    assert _printed(book, "intro") == "VALUE=intro" and _printed(book, "broken") == "VALUE=fixed"
+    assert _printed(book, "sub/where") == f"CWD={book / 'sub'}"
+
+    # 只改正文（代码不变，取缓存）的一章：重读后写出的笔记本也带输出
+    nb = nbformat.read(book / "intro.ipynb", as_version=4)
+    nb.cells[0].source = "# 首页（改了一句）"
+    nbformat.write(nb, book / "intro.ipynb")
+    code, log = _build(book)
+    assert code == 0 and "执行完" not in log and "Executing notebook" not in log, log[-3000:]
+    assert _printed(book, "intro") == "VALUE=intro"
+
+
+def _printed(book, docname):
+    nb = nbformat.read(book / "_build" / "jupyter_execute" / f"{docname}.ipynb", as_version=4)
+    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs).strip()
 
 
 def test_longest_chapters_first_and_unknown_ones_before_them():
