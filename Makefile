@@ -49,7 +49,7 @@ test-fast: $(VENV)/.installed
 # 全部测试，分层运行并打印每层用时（书层、浏览器层、慢层还列出最慢的几个测试）：构建 → 单元层 → 读构建结果的书层 → 浏览器层 → 慢层（仿 Colab、PDF、全新环境、JupyterLab）
 # 准备环境：两个 venv 与 npm 包互不依赖，同时安装（make -j3）；都已是最新时这一步不到 1 秒
 test: system
-	@$(call timed,准备环境,$(MAKE) --no-print-directory -j3 $(VENV)/.installed $(COLAB)/.installed $(NODE)/.installed)
+	@$(call timed,准备环境,$(MAKE) --no-print-directory -j3 --output-sync=target $(VENV)/.installed $(COLAB)/.installed $(NODE)/.installed)
 	@$(call timed,构建,$(MAKE) --no-print-directory book)
 	@$(call timed,ruff,$(BIN)/ruff check .)
 	@$(call timed,单元层,$(UNIT))

@@ -75,8 +75,8 @@ def build_singlehtml():
 
 
 def executed_chapters(log):
-    """日志里真正执行过的章节（缓存命中的不算）。"""
-    return re.findall(r"(\S+\.ipynb): Executing notebook", log)
+    """日志里真正执行过的章节（缓存命中的不算）：myst-nb 自己执行的，和 dsx_book/parallel.py 在读入前执行的。"""
+    return re.findall(r"(\S+\.ipynb): Executing notebook", log) + re.findall(r"执行完 (\S+)：", log)
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

@@ -87,6 +87,8 @@ def execute_missing_chapters(app, env, docnames):
         if path.suffix != ".ipynb" or excluded:
             continue
         nb, nb_config = read_like_myst_nb(path, config)
+        if nb_config.execution_mode != "cache" or nb_config.execution_in_temp:   # 笔记本自己的 mystnb 设置另有要求：留给 myst-nb
+            continue
         try:
             cache.match_cache_notebook(nb)
         except KeyError:
@@ -142,7 +144,7 @@ def write_executed_notebook(app, doctree):
     if config is None or config.execution_mode != "cache" or path.suffix != ".ipynb":
         return
     from jupyter_cache import get_cache
-    source = nbformat.read(path, as_version=4)
+    source, _ = read_like_myst_nb(path, config)   # 与 myst-nb 读入的一样（内核别名），才能与缓存对上
     try:
         _, executed = get_cache(config.execution_cache_path).merge_match_into_notebook(copy.deepcopy(source))
     except KeyError:   # 执行出错而 raise_on_error 为假：myst-nb 写的就是它执行的结果

@@ -117,3 +117,14 @@ def test_dsx_jobs_must_be_a_positive_integer(monkeypatch, value):
         jobs()
     monkeypatch.setenv("DSX_JOBS", "3")
     assert jobs() == 3
+
+
+def test_the_pdf_build_notices_chapters_run_by_either_path():
+    """make pdf 与 tests/test_pdf.py 从构建日志里找出执行过的章节：myst-nb 自己执行的，和本步骤执行的都算。"""
+    from dsx_book.build_pdf import executed_chapters
+    log = ("/x/book/ch01_gpt_architecture.ipynb: Executing notebook using local CWD [mystnb]\n"
+           "同时执行 2 章（2 个内核，DSX_JOBS）：book/ch09_pre_post_ln、book/ch04_formulas\n"
+           "执行完 book/ch09_pre_post_ln：41.0 秒\n"
+           "/x/book/ch02_why_normalize.ipynb: Using cached notebook: ID=3 [mystnb]\n")
+    assert executed_chapters(log) == ["/x/book/ch01_gpt_architecture.ipynb", "book/ch09_pre_post_ln"]
+    assert executed_chapters("/x/book/ch02.ipynb: Using cached notebook: ID=3 [mystnb]\n") == []
