@@ -13,7 +13,6 @@
 网页版的地址默认由 _config.yml 的 repository.url 推出（GitHub Pages：https://<owner>.github.io/<repo>/），
 需要时在 _config.yml 的 sphinx.config 里设 dsx_web_url 覆盖。
 """
-import copy
 import json
 import re
 import time
@@ -174,15 +173,12 @@ def is_glue_cell(cell):
 
 
 def executed_notebook(app, docname, source):
-    """本次构建执行过的这一章（带输出）：execute_notebooks 为 cache 时从 myst-nb 的执行缓存里取，
+    """本次构建执行过的这一章（带输出）：execute_notebooks 为 cache 时从 myst-nb 的执行缓存里取（parallel.from_cache），
     否则取 myst-nb 写到 _build/jupyter_execute 的笔记本。"""
-    config = app.env.mystnb_config
-    if config.execution_mode == "cache":
-        from jupyter_cache import get_cache
-        try:
-            return get_cache(config.execution_cache_path).merge_match_into_notebook(copy.deepcopy(source))[1]
-        except KeyError:
-            pass
+    from .parallel import from_cache
+    executed = from_cache(app, docname)
+    if executed is not None:
+        return executed
     path = output_folder(app) / f"{docname}.ipynb"
     return nbformat.read(str(path), as_version=4) if path.exists() else source
 
