@@ -62,6 +62,7 @@ def test_training_comparison_claims(g):
     assert dyt[0] > max(ln[1], rms[1])                  # DyT 的每个种子都比两者的每个种子差
     assert none[1] < ln[0]                              # 不归一化在这份语料上 3 个种子都更低
     assert g("ch12_n_runs") == 12 and g("ch12_steps") == 120
+    assert g("ch12_seconds_per_run") == pytest.approx(g("ch12_train_seconds") / g("ch12_n_runs"))
 
 
 def test_precision_lab(g):
@@ -72,9 +73,23 @@ def test_precision_lab(g):
     assert g("ch12_autocast_linear") == "bfloat16"
     assert g("ch12_autocast_ln_bf16") == "bfloat16"               # CPU 上 autocast 没有把 layer_norm 升到 float32
     assert g("ch12_autocast_ln_fp32") == "float32"
-    assert g("ch12_kernel_same") == "相同"                        # 与先转 float32 再转回逐位相同
+    assert g("ch12_kernel_same") == "相同"                        # 与先转 float32 再转回逐位相同（这一个张量）
+    # 随机输入上只有极少数元素差一个 bfloat16 单位（正文说「极少数」「最多一个单位」）
+    n = int(g("ch12_kernel_n_elems").replace(",", ""))
+    assert n == 50 * 4 * g("ch12_H")
+    assert 0 <= g("ch12_kernel_n_differ") < n / 1000 and g("ch12_kernel_max_units") <= 1
     assert g("ch12_err_ratio") == pytest.approx(g("ch12_err_manual") / g("ch12_err_kernel"))
     assert g("ch12_err_ratio") > 1.5                              # 逐步在 bfloat16 里算更差（约 2 倍）
+
+
+def test_adding_eps_in_float16_is_not_the_hazard(g):
+    """正文：方差约为 1 时加不加 ε 远小于 float16 的舍入；方差 10⁻³ 时 float16 里的 σ²+ε 误差与一次舍入相当；
+    落进非正规数（10⁻⁶）时才超过。"""
+    half_ulp = torch.finfo(torch.float16).eps / 2
+    assert g("ch12_fp16_half_ulp") == pytest.approx(half_ulp)
+    assert g("ch12_eps_effect_var1") < half_ulp / 50
+    assert g("ch12_sum16_err_1e3") <= half_ulp
+    assert g("ch12_sum16_err_1e6") > half_ulp
 
 
 

@@ -14,7 +14,8 @@ class ReassignBN(GoodBN):   # 每次重新赋值缓冲区，用 torch.var_mean
         if self.training:
             var, mean = torch.var_mean(x, dim=0, correction=0)
             n = x.shape[0]
-            m = self.momentum
+            self.num_batches_tracked = self.num_batches_tracked + 1   # 重新赋值也行：仍是同一个注册过的缓冲区名
+            m = self.momentum if self.momentum is not None else 1 / self.num_batches_tracked.item()
             self.running_mean = (1 - m) * self.running_mean + m * mean.detach()
             self.running_var = (1 - m) * self.running_var + m * var.detach() * n / (n - 1)
         else:
@@ -24,8 +25,10 @@ class ReassignBN(GoodBN):   # 每次重新赋值缓冲区，用 torch.var_mean
 
 class FunctionalBN(GoodBN):
     def core(self, x):
+        if self.training:
+            self.count()
         return nn.functional.batch_norm(x, self.running_mean, self.running_var, training=self.training,
-                                        momentum=self.momentum, eps=self.eps)
+                                        momentum=self.factor(), eps=self.eps)
 
 
 @pytest.mark.parametrize("impl", [GoodBN, ReassignBN, nn.BatchNorm1d])
@@ -86,3 +89,44 @@ def test_weight_and_bias_are_checked_when_present():
     assert r.codes == ["wrong_output"] and "weight" in r.messages[0]
     r = check_batch_norm(AffineUnbiased, show=False)
     assert r.codes == ["unbiased_normalize"] and "0.9129" in r.messages[0]
+
+
+def _state_dicts_load(a, b):
+    b.load_state_dict(a.state_dict())
+    return all(torch.equal(b.state_dict()[k], v) for k, v in a.state_dict().items())
+
+
+@pytest.mark.parametrize("wrap", [False, True], ids=["alone", "in_sequential"])
+def test_reference_solution_loads_state_dict_both_ways(wrap):
+    """题目：MyBatchNorm1d 与 nn.BatchNorm1d 的 state_dict 互相加载（单独、放在 nn.Sequential 里）。"""
+    from dsx_util.exercises.catalog import get_exercise
+    ns = {}
+    exec(get_exercise("ch07-batch-norm").solution, ns)
+    mine, ref = ns["MyBatchNorm1d"](4), nn.BatchNorm1d(4)
+    for m in (mine, ref):   # 各自训练几步，让缓冲区有不同的值
+        m(torch.randn(8, 4) * 2 + 1)
+    if wrap:
+        mine, ref = nn.Sequential(nn.Linear(4, 4), mine), nn.Sequential(nn.Linear(4, 4), ref)
+    assert _state_dicts_load(ref, mine) and _state_dicts_load(mine, ref)
+
+
+def test_without_the_counter_loading_from_torch_fails():
+    """正文与题目说的报错：少了 num_batches_tracked，从 nn.BatchNorm1d 加载报 Unexpected key(s)。"""
+    from dsx_util.exercises.items.ch07_batch_norm.mistakes import NoBatchesTracked
+    with pytest.raises(RuntimeError, match="Unexpected key.*num_batches_tracked"):
+        NoBatchesTracked(4).load_state_dict(nn.BatchNorm1d(4).state_dict())
+    r = check_batch_norm(NoBatchesTracked, show=False)
+    assert r.codes == ["no_batches_tracked"], r.text()
+
+
+def test_momentum_none_matches_torch():
+    """参考答案 momentum=None 时与 nn.BatchNorm1d(momentum=None) 的累计平均一致。"""
+    from dsx_util.exercises.catalog import get_exercise
+    ns = {}
+    exec(get_exercise("ch07-batch-norm").solution, ns)
+    mine, ref = ns["MyBatchNorm1d"](4, momentum=None), nn.BatchNorm1d(4, momentum=None)
+    for _ in range(5):
+        x = torch.randn(8, 4) * 2 + 1
+        mine(x), ref(x)
+    for k in ("running_mean", "running_var", "num_batches_tracked"):
+        assert torch.allclose(getattr(mine, k).double(), getattr(ref, k).double(), atol=1e-6), k

@@ -37,6 +37,10 @@ CODES = {
     "eps_ignored": "构造函数传入的 eps 没有用上",
     "momentum_ignored": "构造函数传入的 momentum 没有用上",
     "running_stats_in_graph": "滑动统计量的更新进入了计算图（没有放在 torch.no_grad() 里）",
+    "no_batches_tracked": "缺少用 register_buffer 注册的 num_batches_tracked（整数 0），state_dict 与 nn.BatchNorm1d 的对不上",
+    "batches_not_counted": "num_batches_tracked 没有在训练模式下每个批量加 1（评估模式不加）",
+    "momentum_none_wrong": "momentum=None 时滑动统计量应取累计平均（第 n 个批量的动量为 1/n）",
+    "state_dict_incompatible": "state_dict 不能与 nn.BatchNorm1d 互相加载",
 }
 
 C = 4
@@ -221,7 +225,91 @@ def _diagnose(factory, run):
                                            f"{fmt_num(max_abs_diff(y, want))}，不像任何一种常见错误。"))
     if not findings:
         findings += _arguments_used(factory, run) + _outside_graph(factory, run)
+    if not findings:
+        for step in (_counts, _momentum_none, _state_dict_both_ways):   # 前一步有错时不再往下查，免得一个错误连带出一串
+            findings += step(factory, run)
+            if findings:
+                break
     return findings
+
+
+def _counts(factory, run):
+    """num_batches_tracked：两个训练批量之后是 2，之后在评估模式下前向一次仍是 2。"""
+    x1, x2, x3 = _fixture()
+    out = run.call(factory, C)
+    if not out.ok:
+        return []
+    m = out.value
+    seen = []
+    for mode, x in (("train", x1), ("train", x2), ("eval", x3)):
+        if not run.call(getattr(m, mode)).ok or not run.call(m, x.clone()).ok:
+            return []
+        seen.append(int(getattr(m, "num_batches_tracked", -1)))
+    if seen != [1, 2, 2]:
+        return [("batches_not_counted", f"训练两个批量、再在评估模式下前向一次，你的 `num_batches_tracked` 依次是 "
+                                        f"{', '.join(map(str, seen))}，应是 1, 2, 2：训练模式下每个批量加 1，评估模式不加。")]
+    return []
+
+
+def _momentum_none(factory, run):
+    """momentum=None：running_mean / running_var 是已见批量统计量的累计平均（与 nn.BatchNorm1d 相同）。"""
+    import torch
+    out = run.call(factory, C, momentum=None)
+    if not out.ok:
+        return [("momentum_none_wrong", f"用 momentum=None 创建模块时出错：{out.message}")]
+    m = out.value
+    if not run.call(m.train).ok:
+        return []
+    batches = _fixture()
+    for i, x in enumerate(batches, start=1):
+        o = run.call(m, x.clone())
+        if not o.ok:
+            return [("momentum_none_wrong", f"用 momentum=None 创建模块，训练模式的第 {i} 个批量上出错：{o.message}")]
+    bufs, problem = _buffers(m)
+    if problem:
+        return []
+    xs = [x.double() for x in batches]
+    want_rm = sum(x.mean(0) for x in xs) / len(xs)
+    want_rv = sum(x.var(0, unbiased=True) for x in xs) / len(xs)
+    if not (close(bufs[0], want_rm) and close(bufs[1], want_rv)):
+        i = int((bufs[0].double() - want_rm).abs().argmax())
+        return [("momentum_none_wrong", f"用 momentum=None 训练 3 个批量之后，你的 `running_mean` 第 {i} 个是 {fmt_num(bufs[0][i])}，"
+                                        f"应是 3 个批量均值的平均 {fmt_num(want_rm[i])}：momentum 为 None 时，第 n 个批量的动量取 "
+                                        f"1/num_batches_tracked（累计平均）。")]
+    return []
+
+
+def _state_dict_both_ways(factory, run):
+    """把 nn.BatchNorm1d 的 state_dict 加载进学习者的模块，再反过来；单独一个模块和放在 nn.Sequential 里各一次。"""
+    import torch
+    import torch.nn as nn
+    g = torch.Generator().manual_seed(11)
+    for wrap in (False, True):
+        where = "放在 nn.Sequential(nn.Linear, …) 里" if wrap else "单独一个模块"
+        for direction in ("from_torch", "to_torch"):
+            out = run.call(factory, C)
+            if not out.ok or not isinstance(out.value, nn.Module):
+                return []
+            ours, ref = out.value, nn.BatchNorm1d(C)
+            src = ref if direction == "from_torch" else ours
+            with torch.no_grad():
+                for name in ("weight", "bias", "running_mean"):
+                    getattr(src, name).copy_(torch.randn(C, generator=g))
+                src.running_var.copy_(torch.rand(C, generator=g) + 0.5)
+                src.num_batches_tracked.fill_(7)
+            if wrap:
+                ours, ref = nn.Sequential(nn.Linear(C, C), ours), nn.Sequential(nn.Linear(C, C), ref)
+            a, b = (ref, ours) if direction == "from_torch" else (ours, ref)
+            o = run.call(b.load_state_dict, a.state_dict())
+            said = ("把 nn.BatchNorm1d 的 state_dict 加载进你的模块" if direction == "from_torch"
+                    else "把你的模块的 state_dict 加载进 nn.BatchNorm1d")
+            if not o.ok:
+                return [("state_dict_incompatible", f"{where}，{said}时出错：{o.message}")]
+            got, want = b.state_dict(), a.state_dict()
+            differ = [k for k in want if k not in got or not torch.equal(got[k].double(), want[k].double())]
+            if differ:
+                return [("state_dict_incompatible", f"{where}，{said}之后，`{differ[0]}` 与原来的值不同：加载要把每个参数和缓冲区原样复制过去。")]
+    return []
 
 
 def _stated_parts(m):
@@ -250,6 +338,14 @@ def _stated_parts(m):
     if loose:
         findings.append(("buffers_not_registered", f"`{loose[0]}` 不是用 register_buffer 注册的缓冲区：它不在 state_dict 里，"
                                                    f"保存、加载模型时会丢失，model.to(设备) 也不会带上它。"))
+    nbt = buffers.get("num_batches_tracked")
+    if not isinstance(nbt, torch.Tensor) or tuple(nbt.shape) != () or nbt.dtype.is_floating_point or int(nbt) != 0:
+        what = ("没有这个缓冲区" if nbt is None else
+                f"它是形状 {fmt_shape(nbt.shape)}、dtype {nbt.dtype}、值 {fmt_num(nbt.flatten()[0]) if nbt.numel() else '空'} 的张量")
+        if nbt is None and isinstance(getattr(m, "num_batches_tracked", None), torch.Tensor):
+            what = "它不是用 register_buffer 注册的"
+        findings.append(("no_batches_tracked", f"找不到缓冲区 `num_batches_tracked`（{what}）：nn.BatchNorm1d 的 state_dict 里有它"
+                                               f"（torch.tensor(0, dtype=torch.long)），少了它两者的 state_dict 不能互相加载。"))
     bad = [f"`{n}` 应全为 {v:g}" for n, v in (("running_mean", 0.0), ("running_var", 1.0))
            if not bool((getattr(m, n).detach() == v).all())]
     if bad and not any(c == "wrong_init" for c, _ in findings):

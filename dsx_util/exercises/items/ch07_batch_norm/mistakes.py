@@ -16,15 +16,25 @@ class GoodBN(nn.Module):
         self.bias = nn.Parameter(torch.zeros(num_features))
         self.register_buffer("running_mean", torch.zeros(num_features))
         self.register_buffer("running_var", torch.ones(num_features))
+        self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long))
 
     def forward(self, x):
         return self.weight * self.core(x) + self.bias
+
+    def count(self):
+        with torch.no_grad():
+            self.num_batches_tracked += 1
+
+    def factor(self):
+        """这一步的动量：momentum 为 None 时取 1/num_batches_tracked（累计平均）。"""
+        return self.momentum if self.momentum is not None else 1.0 / float(self.num_batches_tracked)
 
     def batch_stats(self, x):
         return x.mean(dim=0), x.var(dim=0, unbiased=False)
 
     def update(self, mean, x):
-        m = self.momentum
+        self.count()
+        m = self.factor()
         with torch.no_grad():
             self.running_mean.mul_(1 - m).add_(m * mean)
             self.running_var.mul_(1 - m).add_(m * x.var(dim=0, unbiased=True))
@@ -78,8 +88,64 @@ class MomentumIgnored(GoodBN):
         super().update(mean, x)
 
 
+class NoBatchesTracked(GoodBN):
+    """没有 num_batches_tracked：自己的 state_dict 能加载进 nn.BatchNorm1d，反过来却报 Unexpected key(s)。"""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1):
+        super().__init__(num_features, eps, momentum)
+        del self.num_batches_tracked
+
+    def count(self):
+        pass
+
+    def factor(self):
+        return self.momentum
+
+
+class NotCounting(GoodBN):
+    """注册了 num_batches_tracked，却从不计数。"""
+
+    def count(self):
+        pass
+
+    def factor(self):
+        return self.momentum if self.momentum is not None else 1.0 / max(1.0, float(self.num_batches_tracked))
+
+
+class CountsInEval(GoodBN):
+    """评估模式下也计数。"""
+
+    def core(self, x):
+        if not self.training:
+            self.count()
+        return super().core(x)
+
+
+class MomentumNoneAsDefault(GoodBN):
+    """momentum=None 时退回 0.1，而不是累计平均。"""
+
+    def factor(self):
+        return self.momentum if self.momentum is not None else 0.1
+
+
+class MomentumNoneCrashes(GoodBN):
+    """没想到 momentum 可以是 None：1 - None 出错。"""
+
+    def factor(self):
+        return self.momentum
+
+
+class ExtraBuffer(GoodBN):
+    """多注册了一个缓冲区：nn.BatchNorm1d 的 state_dict 里没有它，加载时报 Missing key(s)。"""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1):
+        super().__init__(num_features, eps, momentum)
+        self.register_buffer("eps_value", torch.tensor(float(eps)))
+
+
 class InGraph(GoodBN):
     def update(self, mean, x):
+        self.count()
         m = self.momentum
         self.running_mean = (1 - m) * self.running_mean + m * mean
         self.running_var = (1 - m) * self.running_var + m * x.var(dim=0, unbiased=True)
@@ -113,6 +179,7 @@ class UnbiasedNormalize(GoodBN):
 
 class RunningVarBiased(GoodBN):
     def update(self, mean, x):
+        self.count()
         m = self.momentum
         with torch.no_grad():
             self.running_mean.mul_(1 - m).add_(m * mean)
@@ -126,6 +193,7 @@ class NoUpdate(GoodBN):
 
 class WrongMomentum(GoodBN):
     def update(self, mean, x):
+        self.count()
         m = 1 - self.momentum
         with torch.no_grad():
             self.running_mean.mul_(1 - m).add_(m * mean)
@@ -188,6 +256,12 @@ MISTAKES = [
     ('running_stats_in_graph', ['running_stats_in_graph'], InGraph),
     ('wrong_init', ['wrong_init'], BadInitBias),
     ('not_parameters', ['not_parameters'], PlainWeight),
+    ('no_batches_tracked', ['no_batches_tracked'], NoBatchesTracked),
+    ('batches_not_counted', ['batches_not_counted'], NotCounting),
+    ('batches_not_counted（评估模式也计数）', ['batches_not_counted'], CountsInEval),
+    ('momentum_none_wrong', ['momentum_none_wrong'], MomentumNoneAsDefault),
+    ('momentum_none_wrong（None 出错）', ['momentum_none_wrong'], MomentumNoneCrashes),
+    ('state_dict_incompatible', ['state_dict_incompatible'], ExtraBuffer),
 ]
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
@@ -205,12 +279,21 @@ REQUIREMENTS = [
     ("running_var 用无偏方差更新", "x.var(dim=0, unbiased=True)", "x.var(dim=0, unbiased=False)", "running_var_biased",
      "无偏"),
     ("滑动统计量的更新不进入计算图", "            with torch.no_grad():                           # 滑动统计量用无偏方差\n"
-     "                m = self.momentum\n                self.running_mean",
-     "            if True:\n                m = self.momentum\n                self.running_mean", "running_stats_in_graph",
+     "                self.num_batches_tracked += 1\n",
+     "            self.num_batches_tracked += 1\n            if True:\n", "running_stats_in_graph",
      "torch.no_grad()"),
     ("评估模式用滑动统计量", "        else:\n            mean, var = self.running_mean, self.running_var\n",
      "        mean, var = x.mean(dim=0), x.var(dim=0, unbiased=False)\n", "eval_uses_batch_stats", "running"),
     ("缓冲区用 register_buffer 注册", 'self.register_buffer("running_mean", torch.zeros(num_features))',
      "self.running_mean = torch.zeros(num_features)", "buffers_not_registered", "register_buffer"),
+    ("缓冲区 num_batches_tracked", 'self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long))',
+     'self.num_batches_tracked = torch.tensor(0, dtype=torch.long)', "no_batches_tracked", "num_batches_tracked"),
+    ("训练模式下 num_batches_tracked 加 1", "                self.num_batches_tracked += 1\n", "", "batches_not_counted",
+     "num_batches_tracked"),
+    ("momentum=None 时取累计平均", "                    m = 1.0 / float(self.num_batches_tracked)",
+     "                    m = 0.1", "momentum_none_wrong", "累计平均"),
+    ("state_dict 与 nn.BatchNorm1d 互相加载", '        self.register_buffer("running_var", torch.ones(num_features))\n',
+     '        self.register_buffer("running_var", torch.ones(num_features))\n'
+     '        self.register_buffer("step", torch.tensor(0))\n', "state_dict_incompatible", "state_dict"),
     ("签名 (num_features, eps=1e-5, momentum=0.1)", "momentum=0.1):", "momentum=0.9):", "wrong_signature", "默认值"),
 ]

@@ -11,13 +11,17 @@ class MyBatchNorm1d(nn.Module):
         self.bias = nn.Parameter(torch.zeros(num_features))
         self.register_buffer("running_mean", torch.zeros(num_features))
         self.register_buffer("running_var", torch.ones(num_features))
+        self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long))
 
     def forward(self, x):
         if self.training:
             mean = x.mean(dim=0)
             var = x.var(dim=0, unbiased=False)              # 归一化用有偏方差
             with torch.no_grad():                           # 滑动统计量用无偏方差
+                self.num_batches_tracked += 1
                 m = self.momentum
+                if m is None:                               # 累计平均：第 n 个批量占 1/n
+                    m = 1.0 / float(self.num_batches_tracked)
                 self.running_mean.mul_(1 - m).add_(m * mean)
                 self.running_var.mul_(1 - m).add_(m * x.var(dim=0, unbiased=True))
         else:
