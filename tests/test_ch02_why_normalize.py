@@ -100,6 +100,9 @@ def test_xavier_control_and_what_layernorm_guarantees(chapter):
     assert scaled and all(abs(v - 1) < 0.01 for v in scaled)
     # Pre-LN 的 GPT：残差流随深度增大，每个子层的输入保持单位尺度
     assert value(chapter, "ch02_res_growth") > 2
+    # GPT-2 初始化（位置嵌入 0.01、残差分支 1/√(2N)）：仍增大，但远小于标准差 0.02 的初始化
+    lo, hi = value(chapter, "ch02_res_growth_gpt2_min"), value(chapter, "ch02_res_growth_gpt2_max")
+    assert 1 < lo <= hi < value(chapter, "ch02_res_growth") / 1.5
     assert value(chapter, "ch02_res_last") > value(chapter, "ch02_res_first")
     ends = [float(v) for v in re.findall(r"\d+\.\d+", glued_value(chapter[1], "ch02_gpt_ln_span"))]
     assert ends and all(0.98 < v < 1.01 for v in ends)

@@ -125,6 +125,9 @@ def test_ch02_gpt_residual_stream_grows_sublayer_inputs_do_not(ch02, seed):
     assert all(b > a for a, b in zip(residual, residual[1:]))
     assert residual[-1] > 2 * residual[0]
     assert all(0.98 < s < 1.01 for s in ln_out)
+    # 「换成 GPT-2 初始化……残差流最后只有开始时的 1.2–1.3 倍左右」：仍增大，但比标准差 0.02 的初始化小得多
+    gpt2, _ = ch02["gpt_residual_stats"](seed=seed, init="gpt2")
+    assert 1 < gpt2[-1] / gpt2[0] < (residual[-1] / residual[0]) / 1.5
 
 
 # ------------------------------------------------------------------ 第 4 章：γ、β 撤销不了每个词元的标准化
