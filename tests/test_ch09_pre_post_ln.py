@@ -22,12 +22,12 @@ def one_thread():
     torch.set_num_threads(old)
 
 
-def grad_norms(pos, seed, n_layers=8, gpt2_init=False, emb_dim=64, vocab=256, seq_len=32, batch=8):
+def grad_norms(pos, seed, n_layers=8, std002_init=False, emb_dim=64, vocab=256, seq_len=32, batch=8):
     torch.manual_seed(seed)
     cfg = dict(GPT_CONFIG_124M, vocab_size=vocab, context_length=seq_len, emb_dim=emb_dim,
                n_heads=4, n_layers=n_layers, drop_rate=0.0)
     model = GPTModel(cfg, norm_position=pos)
-    if gpt2_init:
+    if std002_init:
         for m in model.modules():
             if isinstance(m, (nn.Linear, nn.Embedding)):
                 nn.init.normal_(m.weight, 0.0, 0.02)
@@ -49,7 +49,7 @@ def test_per_layer_trend_default_init(seed):
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_per_layer_trend_std002_init(seed):
-    post, pre = grad_norms("post", seed, gpt2_init=True), grad_norms("pre", seed, gpt2_init=True)
+    post, pre = grad_norms("post", seed, std002_init=True), grad_norms("pre", seed, std002_init=True)
     assert 0.9 < (post[-1] / post[0]).item() < 1.1
     assert (pre[-1] / pre[0]).item() < 0.7
 
@@ -57,7 +57,7 @@ def test_per_layer_trend_std002_init(seed):
 def test_last_layer_gradient_vs_depth():
     """Xiong 等人的定理 1：Post-LN 最后一层的梯度与深度无关，Pre-LN 的随深度变小。"""
     def last(pos, n_layers):
-        return sum(grad_norms(pos, s, n_layers=n_layers, gpt2_init=True)[-1] for s in (0, 1)) / 2
+        return sum(grad_norms(pos, s, n_layers=n_layers, std002_init=True)[-1] for s in (0, 1)) / 2
     post_change = (last("post", 16) / last("post", 1)).item()
     pre_change = (last("pre", 16) / last("pre", 1)).item()
     assert 0.8 < post_change < 1.2
@@ -120,6 +120,11 @@ def test_chapter_glued_values(run_chapter):
         assert 0.8 < g[f"ch09_depth_post_{init}"] < 1.2, init
     assert g["ch09_depth_pre_std002"] < 0.5 and g["ch09_depth_pre_default"] < 0.95
     assert g["ch09_depth_pre_gpt2"] > 0.9                                  # 加上残差缩放后不再随深度变小
+    # Adam：第 1 步约为一个学习率（中位数），之后远小于学习率，且从不超过约一个学习率
+    for pos in ("post", "pre"):
+        steps = [g[f"ch09_adam_step_{pos}_{s}"] for s in (1, 5, 10, 30, 100)]
+        assert 0.9 < steps[0] <= 1.01, steps
+        assert max(steps) <= 1.01 and steps[2] < 0.5 * steps[0] and steps[4] < 0.3 * steps[0], steps
     # 编码器-解码器：只有 Post-LN 那一半重现；Pre-LN 只在嵌入大了十倍时持平；对照组（只有解码器）增大得少得多
     assert g["ch09_ed_post_min"] > 1.8 and g["ch09_ed_post_max"] >= g["ch09_ed_post_min"]
     assert g["ch09_ed_pre_min"] <= g["ch09_ed_pre_max"] < 0.85

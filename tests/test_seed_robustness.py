@@ -269,6 +269,16 @@ def test_ch09_warmup_needed_by_post_ln_only(ch09, train_reference, seed):
     assert sum(ch09["train"]("post", 0, 3e-3, seed=seed)[-10:]) / 10 < 0.5 * uniform
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_ch09_adam_steps_shrink_below_lr(ch09, seed):
+    """第 9 章：「Adam 的每一步更新最多约为一个学习率……第一步约等于学习率乘以梯度的符号，之后通常远小于学习率」。"""
+    for pos in ("post", "pre"):
+        sizes = dict.fromkeys((1, 10, 100))
+        ch09["train"](pos, 0, 1e-2, seed=seed, step_sizes=sizes)
+        assert 0.9 < sizes[1] <= 1.01 and max(sizes.values()) <= 1.01, (pos, sizes)
+        assert sizes[10] < 0.5 * sizes[1] and sizes[100] < 0.3 * sizes[1], (pos, sizes)
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_ch09_warmup_controls(ch09, train_reference, seed):
     """第 9 章对照：「学习率 0.03 时 Post-LN 预热也学不会，Pre-LN 不预热仍能训练；标准差 0.02 的初始化下
