@@ -80,3 +80,32 @@ def test_unbiased_variance_pitfall(chapter, inputs):
     right = F.layer_norm(x, (len(x),), eps=eps)
     assert value(chapter, "ch04_unbiased_gap") == pytest.approx((wrong - right).abs().max().item(), abs=1e-5)
     assert value(chapter, "ch04_unbiased_gap") > 0.01
+
+
+def test_linear_layer_after_layernorm_absorbs_gamma_and_beta():
+    """正文：「W(γ⊙x̂ + β) = (W·diag γ)x̂ + Wβ」：层归一化后接线性层时，γ、β 可以并进线性层的权重与偏置。"""
+    import torch
+    import torch.nn as nn
+    torch.manual_seed(0)
+    ln, lin = nn.LayerNorm(8), nn.Linear(8, 5)
+    with torch.no_grad():
+        ln.weight.uniform_(0.5, 2.0)
+        ln.bias.normal_()
+    plain, merged = nn.LayerNorm(8, elementwise_affine=False), nn.Linear(8, 5)
+    with torch.no_grad():
+        merged.weight.copy_(lin.weight * ln.weight)              # W·diag(γ)
+        merged.bias.copy_(lin.bias + lin.weight @ ln.bias)       # 原偏置 + Wβ
+    x = torch.randn(4, 8) * 3 + 1
+    with torch.no_grad():
+        assert torch.allclose(lin(ln(x)), merged(plain(x)), atol=1e-5)
+
+
+def test_masked_fill_removes_nan_but_the_value_product_brings_it_back():
+    """正文：「masked_fill 能把 NaN 去掉……但权重还要乘以每个位置的值向量，0 乘 NaN 仍是 NaN」。"""
+    import torch
+    scores = torch.tensor([[0.5, float("nan")]])
+    masked = scores.masked_fill(torch.tensor([[False, True]]), float("-inf"))
+    weights = torch.softmax(masked, dim=-1)
+    assert not torch.isnan(weights).any() and weights[0, 1] == 0
+    values = torch.tensor([[1.0], [float("nan")]])
+    assert torch.isnan(weights @ values).all()
