@@ -89,6 +89,33 @@ def test_chapter_glues_every_ratio_with_its_range(run_chapter):
         assert lo - 0.005 <= float(glued_value(g, name)) <= hi + 0.005, name   # 范围保留两位小数
 
 
+def test_stated_copy_ratio_range_covers_every_glued_ratio(run_chapter):
+    """正文「F.layer_norm 约为复制的 a 到 b 倍」：两张表的比值与各自三组重算的范围都落在 [a, b] 里，且 a、b 不比它们宽出 0.1 以上。"""
+    _, g, _ = run_chapter("ch11_speed")
+    lo, hi = float(glued_value(g, "ch11_F_copy_lo")), float(glued_value(g, "ch11_F_copy_hi"))
+    values = [float(glued_value(g, "ch11_F_vs_copy"))]
+    values += [float(v) for v in glued_value(g, "ch11_F_range_copy").split("–")]
+    if glued_value(g, "ch11_fused_verdict") != "本环境没有 numba，未测量":
+        values += [float(glued_value(g, "ch11_F2_vs_copy"))]
+        values += [float(v) for v in glued_value(g, "ch11_F2_range_copy").split("–")]
+    assert lo - 1e-9 <= min(values) and max(values) <= hi + 1e-9, (lo, hi, values)
+    assert min(values) - lo <= 0.1 + 1e-9 and hi - max(values) <= 0.1 + 1e-9
+
+
+def test_torch_var_accumulates_in_float64():
+    """正文：「在 CPU 上，torch.var 对 float32 输入在 float64 里累加」：结果与 float64 算出再舍入逐位相同。"""
+    g = torch.Generator().manual_seed(3)
+    for offset in (0.0, 1e2, 1e4):
+        x = torch.randn(256, 768, generator=g) * 2 + offset
+        for unbiased in (False, True):
+            assert torch.equal(x.var(-1, unbiased=unbiased), x.double().var(-1, unbiased=unbiased).float())
+
+
+def test_chapter_says_torch_var_matches_float64(run_chapter):
+    _, g, _ = run_chapter("ch11_speed")
+    assert glued_value(g, "ch11_torchvar_float64") == "逐位相同"
+
+
 def test_fused_kernel_matches_layer_norm(run_chapter):
     """第 11 章的融合内核（numba 编译的按行循环）与 F.layer_norm 一致，换几种形状和数据也一样。"""
     pytest.importorskip("numba", reason="没有安装 numba")   # requirements.txt 里有 numba：make test 的环境里一定会运行
