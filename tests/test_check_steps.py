@@ -75,9 +75,12 @@ NOVEL_LN = {
     "global_mean": (ln(normalize=lambda x, e: (x - x.mean()) / torch.sqrt(_var(x) + e)), "rows_mixed", "(0, 0)"),
     # γ 用了平方
     "gamma_squared": (ln(forward=lambda s, x: s.scale ** 2 * s.normalize(x) + s.shift), "gamma_not_featurewise", "倍"),
-    # 分母用了方差加 1（不是开根号，也不是 ε）
+    # 分母用了 √(方差 + 1)：就是 ε 写死成 1，检查器点名 ε（不说第三步错了）
     "divide_by_var_plus_one": (ln(normalize=lambda x, e: (x - _mean(x)) / torch.sqrt(_var(x) + 1.0)),
-                               "not_scale_invariant", "乘以 4"),
+                               "eps_wrong_value", "ε ≈ 1 "),
+    # 分母用了方差加 1（不开根号）：不是某个 ε 的层归一化，逐步诊断说缩放不对
+    "divide_by_var_plus_one_no_sqrt": (ln(normalize=lambda x, e: (x - _mean(x)) / (_var(x) + 1.0)),
+                                       "not_scale_invariant", "乘以 4"),
     # 平移量写成 β 的均值（所有特征同一个平移）
     "beta_mean": (ln(forward=lambda s, x: s.scale * s.normalize(x) + s.shift.mean()), "beta_not_featurewise", "应整体加上 β["),
 }
@@ -247,7 +250,8 @@ def test_every_step_code_is_demonstrated_by_a_novel_mistake():
               "not_differentiable", "raised", "timeout", "not_done",
               # 题目写明的要求：各自的测试文件里逐个演示（test_check_layer_norm.py 等）
               "eps_ignored", "extra_parameters", "wrong_param_names", "buffers_not_registered", "eval_updates_running",
-              "momentum_ignored", "running_stats_in_graph"}
+              "momentum_ignored", "running_stats_in_graph", "no_batches_tracked", "batches_not_counted",
+              "momentum_none_wrong", "state_dict_incompatible"}
     for check, novel, codes, catalogue in (
             (check_layer_norm, NOVEL_LN, LAYER_NORM_CODES, LN_CATALOGUE),
             (check_rms_norm, NOVEL_RMS, RMS_NORM_CODES, RMS_CATALOGUE),

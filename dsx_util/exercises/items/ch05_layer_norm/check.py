@@ -43,6 +43,7 @@ CODES = {
     "beta_not_featurewise": "输出没有逐特征加上 β[j]",
     "rows_mixed": "一行的输出受到了其他行输入的影响：每个词元只能用自己那一行的统计量",
     "eps_ignored": "构造函数传入的 eps 没有用上（forward 里写死了 1e-5）",
+    "eps_wrong_value": "ε 的取值不是构造函数传入的 eps（写死成了别的数）",
 }
 
 H = 8            # 检查用的嵌入维度
@@ -183,6 +184,11 @@ def _diagnose(factory, run):
         if first_error:
             k, out = first_error
             return findings + [(RAISED, f"在{_where(k, inputs[k])}上，{out.message}")]
+        eps = _fitted_eps(m, run)
+        if eps is not None:   # 各步都对，只是 ε 是另一个数：点名 ε，不去说哪一步错了
+            return findings + [("eps_wrong_value",
+                                f"你的输出恰好是 ε ≈ {fmt_num(eps)} 的层归一化，而构造函数传入的 eps = {EPS:g}："
+                                f"forward 里要用构造函数的参数 eps（存成 self.eps），不要写死别的数。")]
         steps = _stepwise(m, run)
         if steps:
             return findings + steps
@@ -313,6 +319,39 @@ def _stepwise(m, run):
                              f"输入形状 {fmt_shape(x3.shape)}，只改动第 (0, 0) 个词元那一行后，别的词元的输出也变了，"
                              f"最大变化 {fmt_num(d)}：每个词元只能用它自己那一行的均值和方差（沿最后一维，嵌入维度 H）。"))
     return findings
+
+
+def _fitted_eps(m, run):
+    """γ = 1、β = 0 时，输出若恰好是「ε 取另一个值」的层归一化，返回这个 ε；否则返回 None。
+
+    ε 从方差最小（10⁻⁶、均值 0）的一行反推：输出的方差 = σ²/(σ² + ε)，所以 ε = σ²·(1/输出方差 − 1)；
+    再用这个 ε 的正确公式核对所有行（也核对逐步诊断用的输入）。"""
+    import torch
+    from ..._steps import output, set_params
+    g = torch.Generator().manual_seed(7)
+    rows = torch.randn(3, H, generator=g, dtype=torch.float64)
+    rows = (rows - rows.mean(-1, keepdim=True)) / rows.std(-1, keepdim=True, unbiased=False)
+    probe = (rows * torch.tensor([[1e-3], [1e-1], [1.0]], dtype=torch.float64)
+             + torch.tensor([[0.0], [0.0], [2.0]], dtype=torch.float64)).float()
+    if not set_params(m, {"scale": torch.ones(H), "shift": torch.zeros(H)}):
+        return None
+    var_x = probe.double().var(-1, unbiased=False)
+    y = output(run, m, probe)
+    if y is None:
+        return None
+    var_y = float(y.var(-1, unbiased=False)[0])
+    if not var_y > 0:
+        return None
+    eps = float(var_x[0]) * (1.0 / var_y - 1.0)
+    if not eps > 0 or abs(eps - EPS) <= 0.2 * EPS:
+        return None
+    for x in (probe, _probes()[0]):
+        got = y if x is probe else output(run, m, x)
+        xd = x.double()
+        want = (xd - xd.mean(-1, keepdim=True)) / torch.sqrt(xd.var(-1, keepdim=True, unbiased=False) + eps)
+        if got is None or not close(got, want, atol=1e-4, rtol=1e-3):
+            return None
+    return eps
 
 
 def _change(a, b, tol=1e-3):

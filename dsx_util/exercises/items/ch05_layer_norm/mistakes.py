@@ -112,10 +112,24 @@ class Detached(GoodLN):
 
 
 class EpsTooBig(GoodLN):
-    """ε 大了 10 倍：各步的性质都还满足，只有标准差约 10⁻³ 的行上差别明显。"""
+    """ε 大了 10 倍：各步的性质都还满足，只有标准差约 10⁻³ 的行上差别明显；检查器要点名 ε，而不是某一步。"""
 
     def __init__(self, emb_dim, eps=1e-5):
         super().__init__(emb_dim, eps=1e-4)
+
+
+class EpsHardCoded(GoodLN):
+    """ε 写死成 0.1（不是构造函数的参数）：方差明显小于 1，但错的是 ε，不是第三步。"""
+
+    def normalize(self, x, mean, var):
+        return (x - mean) / torch.sqrt(var + 0.1)
+
+
+class SlightlyScaled(GoodLN):
+    """输出多乘了 1.003：均值 0、方差约 1 等性质都在容差之内，数值却不对。"""
+
+    def normalize(self, x, mean, var):
+        return 1.003 * super().normalize(x, mean, var)
 
 
 class Raises(GoodLN):
@@ -148,7 +162,9 @@ MISTAKES = [
     ('inplace_input', ['inplace_input'], Inplace),
     ('wrong_shape_or_dtype', ['wrong_shape_or_dtype'], Float64),
     ('not_differentiable', ['not_differentiable'], Detached),
-    ('wrong_output', ['wrong_output'], EpsTooBig),
+    ('wrong_output', ['wrong_output'], SlightlyScaled),
+    ('eps_wrong_value', ['eps_wrong_value'], EpsTooBig),
+    ('eps_wrong_value（写死 0.1）', ['eps_wrong_value'], EpsHardCoded),
     ('raised', ['raised'], Raises),
     ('timeout', ['timeout'], Loops),
     ('not_done', ['not_done'], Template),
