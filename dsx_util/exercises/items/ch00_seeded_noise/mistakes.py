@@ -23,3 +23,14 @@ REQUIREMENTS = [
     ("形状 (3, 4)", "torch.randn(3, 4)", "torch.randn(4, 3)", "wrong_shape", "(3, 4)"),
     ("签名 make_noise(seed)", "def make_noise(seed):", "def make_noise():", "wrong_signature", SIG),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('先设种子再生成', '    set_seed(seed)              # 先设定种子\n    return torch.randn(3, 4)    # 再生成随机数', '    out = torch.randn(3, 4)\n    set_seed(seed)\n    return out'),
+    ('种子来自参数', 'set_seed(seed)', 'set_seed(0)'),
+    ('形状 (3, 4) 而不是 (4, 3)', 'torch.randn(3, 4)', 'torch.randn(4, 3)'),
+    ('正态而不是均匀分布', 'torch.randn(3, 4)', 'torch.rand(3, 4)'),
+    ('torch.manual_seed 代替 set_seed 也要得到同样的数', 'set_seed(seed)', 'torch.manual_seed(seed + 1)'),
+]

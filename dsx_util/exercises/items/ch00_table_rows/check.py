@@ -19,7 +19,7 @@ def check_table_rows(fn):
     exercise = check_table_rows.exercise
     datasets = [
         {"第 1 层": [1.0, 2.0, 3.0, 6.0], "第 2 层": [-1.0, 1.0], "第 3 层": [0.5]},
-        {"嵌入": [4.0, 0.0], "输出": [2.5, 2.5, -1.0]},
+        {"输出": [2.5, 2.5, -1.0], "嵌入": [4.0, 0.0]},   # 不是按名字排好的顺序：按名字排序的写法在这里露馅
     ]
     for data in datasets:
         copy = {k: list(v) for k, v in data.items()}

@@ -37,3 +37,13 @@ REQUIREMENTS = [
     ("按字典里的顺序", "for name, values in data.items():", "for name, values in reversed(data.items()):",
      "wrong_name_order", "顺序"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('个数而不是总和', 'len(values), sum(values) / len(values)', 'sum(values), sum(values) / len(values)'),
+    ('均值而不是总和', 'sum(values) / len(values)]', 'sum(values)]'),
+    ('列的顺序：名称、个数、均值', '[name, len(values), sum(values) / len(values)]', '[name, sum(values) / len(values), len(values)]'),
+    ('按字典里的顺序而不是排序', 'for name, values in data.items():', 'for name, values in sorted(data.items()):'),
+]

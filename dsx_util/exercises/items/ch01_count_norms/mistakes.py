@@ -23,3 +23,13 @@ REQUIREMENTS = [
      "wrong_count", "n_layers=3"),
     ("返回 (个数, 参数总数)", "return n_norms, n_params", "return n_params, n_norms", "wrong_count", "个数"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('加上 final_norm', '2 * cfg["n_layers"] + 1', '2 * cfg["n_layers"]'),
+    ('每块两个', '2 * cfg["n_layers"] + 1', 'cfg["n_layers"] + 1'),
+    ('scale 和 shift 两个向量', 'n_norms * 2 * cfg["emb_dim"]', 'n_norms * cfg["emb_dim"]'),
+    ('返回顺序 (个数, 参数总数)', 'return n_norms, n_params', 'return n_params, n_norms'),
+]

@@ -31,3 +31,13 @@ REQUIREMENTS = [
     ("两个子层各带残差连接", "x = x + att(norm1(x))", "x = att(norm1(x))", "missing_residual", "注意力子层"),
     ("前置归一化：先归一化再进子层", "x = x + att(norm1(x))", "x = norm1(x + att(x))", "post_ln_order", "前置"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('norm1 给注意力、norm2 给前馈（不对调）', 'att(norm1(x))', 'att(norm2(x))'),
+    ('先注意力后前馈', '    x = x + att(norm1(x))   # 先归一化，再进注意力，最后加回残差\n    x = x + ff(norm2(x))    # 前馈子层同样如此', '    x = x + ff(norm2(x))\n    x = x + att(norm1(x))'),
+    ('后置归一化不是前置', 'x = x + att(norm1(x))', 'x = norm1(x + att(x))'),
+    ('残差加的是归一化之前的 x', 'x = x + att(norm1(x))', 'x = norm1(x) + att(norm1(x))'),
+]

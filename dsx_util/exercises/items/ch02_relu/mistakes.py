@@ -58,3 +58,12 @@ REQUIREMENTS = [
     ("不要用 torch", "return [v if", "import torch\n    torch.zeros(1)\n    return [v if", "forbidden_call", "torch"),
     ("输出全是浮点数", "else 0.0", "else 0", "returns_int", "浮点数"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('负数变 0 而不是取绝对值', 'v if v > 0 else 0.0', 'abs(v)'),
+    ('0 而不是负数本身的一半（leaky）', 'v if v > 0 else 0.0', 'v if v > 0 else 0.01 * v'),
+    ('输出浮点数', 'v if v > 0 else 0.0', 'v if v > 0 else 0'),
+]

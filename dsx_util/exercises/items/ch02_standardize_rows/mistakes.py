@@ -29,3 +29,13 @@ REQUIREMENTS = [
     ("有偏估计（除以 H）", "unbiased=False", "unbiased=True", "unbiased_var", "H−1"),
     ("每一行各自标准化", "x.mean(dim=-1, keepdim=True)", "x.mean(dim=0, keepdim=True)", "wrong_output", "最大相差"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('有偏估计', 'unbiased=False)', 'unbiased=True)'),
+    ('每一行（最后一维）而不是每一列', 'mean = x.mean(dim=-1, keepdim=True)\n    var = x.var(dim=-1, keepdim=True, unbiased=False)', 'mean = x.mean(dim=0, keepdim=True)\n    var = x.var(dim=0, keepdim=True, unbiased=False)'),
+    ('除以标准差而不是方差', '/ torch.sqrt(var)', '/ var'),
+    ('整个张量一起标准化', 'mean = x.mean(dim=-1, keepdim=True)\n    var = x.var(dim=-1, keepdim=True, unbiased=False)', 'mean = x.mean()\n    var = x.var(unbiased=False)'),
+]

@@ -62,3 +62,14 @@ REQUIREMENTS = [
     ("沿最后一维", "var = x.var(dim=-1,", "var = x.var(dim=0,", "wrong_dim", "最后一维"),
     ("有偏估计", "unbiased=False", "unbiased=True", "unbiased_variance", "有偏"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('保留维度', 'mean = x.mean(dim=-1, keepdim=True)', 'mean = x.mean(dim=-1)'),
+    ('沿最后一维而不是第 0 维', 'x.mean(dim=-1, keepdim=True)\n    var = x.var(dim=-1,', 'x.mean(dim=0, keepdim=True)\n    var = x.var(dim=0,'),
+    ('沿最后一维而不是第 1 维', 'x.mean(dim=-1, keepdim=True)\n    var = x.var(dim=-1,', 'x.mean(dim=1, keepdim=True)\n    var = x.var(dim=1,'),
+    ('有偏估计', 'unbiased=False', 'unbiased=True'),
+    ('返回顺序 (均值, 方差)', 'return mean, var', 'return var, mean'),
+]

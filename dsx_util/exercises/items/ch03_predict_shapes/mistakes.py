@@ -42,3 +42,13 @@ REQUIREMENTS = [
     ("键与表达式一字不差", '"x.mean(dim=-1)": (2, 3),', '"x.mean(-1)": (2, 3),', "missing_key", "一字不差"),
     ("值是整数元组", '"x.sum(dim=0)": (3, 4),', '"x.sum(dim=0)": "(3, 4)",', "bad_shape_value", "整数"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('keepdim 保留一维', '"x.mean(dim=-1, keepdim=True)": (2, 3, 1)', '"x.mean(dim=-1, keepdim=True)": (2, 3)'),
+    ('sum(dim=0) 去掉第 0 维', '"x.sum(dim=0)": (3, 4)', '"x.sum(dim=0)": (2, 4)'),
+    ('广播后形状不变', '"x - x.mean(dim=-1, keepdim=True)": (2, 3, 4)', '"x - x.mean(dim=-1, keepdim=True)": (2, 3, 1)'),
+    ('var 沿 dim=1', '"x.var(dim=1, keepdim=True)": (2, 1, 4)', '"x.var(dim=1, keepdim=True)": (2, 3, 1)'),
+]

@@ -37,3 +37,14 @@ REQUIREMENTS = [
     ("用参数 eps", "torch.sqrt(var + eps)", "torch.sqrt(var + 1e-5)", "eps_ignored", "eps"),
     ("gamma、beta 形状都是 (H,)", "beta = mean * torch.ones_like(x)", "beta = mean", "wrong_param_shape", "形状"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('γ 含 ε', 'torch.sqrt(var + eps)', 'torch.sqrt(var)'),
+    ('用参数 eps', 'torch.sqrt(var + eps)', 'torch.sqrt(var + 1e-5)'),
+    ('有偏方差', 'x.var(unbiased=False)', 'x.var(unbiased=True)'),
+    ('γ 与 β 不对调', 'return gamma, beta', 'return beta, gamma'),
+    ('形状 (H,) 而不是标量', 'gamma = torch.sqrt(var + eps) * torch.ones_like(x)', 'gamma = torch.sqrt(var + eps)'),
+]

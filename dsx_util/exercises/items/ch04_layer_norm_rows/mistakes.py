@@ -240,3 +240,15 @@ REQUIREMENTS = [
     ("默认 eps=1e-5", "eps=1e-5):", "eps):", "wrong_signature", "默认值"),
     ("返回新列表、不修改输入", "    return out", "    rows[:] = out\n    return out", "modified_input", "不要修改输入"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('有偏方差', '/ h           # 式 (4.2)', '/ (h - 1)           # 式 (4.2)'),
+    ('ε 在根号里', 'math.sqrt(var + eps)', '(math.sqrt(var) + eps)'),
+    ('用参数 eps', 'math.sqrt(var + eps)', 'math.sqrt(var + 1e-5)'),
+    ('默认 eps=1e-5', 'eps=1e-5', 'eps=1e-6'),
+    ('β 在乘完 γ 之后加', 'g * (v - mu) / std + b', 'g * ((v - mu) / std + b)'),
+    ('γ、β 不对调', 'g * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)', 'b * (v - mu) / std + g for v, g, b in zip(row, gamma, beta)'),
+]

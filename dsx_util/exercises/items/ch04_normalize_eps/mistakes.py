@@ -43,3 +43,14 @@ REQUIREMENTS = [
     ("常数行得到 0 而不是 NaN", "torch.sqrt(var + eps)", "torch.sqrt(var)", "nan_on_constant", "NaN"),
     ("默认 eps=1e-5", "def normalize(x, eps=1e-5):", "def normalize(x, eps=1e-6):", "wrong_signature", "默认值"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('ε 在根号里', 'torch.sqrt(var + eps)', '(torch.sqrt(var) + eps)'),
+    ('默认 eps=1e-5', 'eps=1e-5', 'eps=1e-6'),
+    ('用参数 eps', 'torch.sqrt(var + eps)', 'torch.sqrt(var + 1e-5)'),
+    ('有偏方差', 'unbiased=False', 'unbiased=True'),
+    ('沿最后一维', 'x.mean(dim=-1, keepdim=True)                 # 式 (4.1)\n    var = x.var(dim=-1,', 'x.mean(dim=0, keepdim=True)                 # 式 (4.1)\n    var = x.var(dim=0,'),
+]

@@ -51,3 +51,12 @@ REQUIREMENTS = [
      "    if True:\n        my_ln.scale.copy_(torch_ln.weight)\n        my_ln.shift.copy_(torch_ln.bias) ", "raised",
      "torch.no_grad()"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('ε 也复制', '    my_ln.eps = torch_ln.eps', '    pass'),
+    ('weight -> scale、bias -> shift（不对调）', 'my_ln.scale.copy_(torch_ln.weight)', 'my_ln.scale.copy_(torch_ln.bias)'),
+    ('不共用内存', 'my_ln.scale.copy_(torch_ln.weight)', 'my_ln.scale = torch_ln.weight'),
+]

@@ -188,3 +188,16 @@ REQUIREMENTS = [
     ("不修改输入", "        norm_x = (x - mean)", "        x -= 0\n        x.mul_(1.0).add_(0.5)\n        norm_x = (x - 0.5 - mean)",
      "inplace_input", "不应修改"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('有偏方差', 'unbiased=False', 'unbiased=True'),
+    ('ε 在根号里', 'torch.sqrt(var + self.eps)', '(torch.sqrt(var) + self.eps)'),
+    ('用构造函数的 eps（写死别的数）', 'torch.sqrt(var + self.eps)', 'torch.sqrt(var + 1e-3)'),
+    ('沿最后一维', 'mean = x.mean(dim=-1, keepdim=True)\n        var = x.var(dim=-1,', 'mean = x.mean(dim=0, keepdim=True)\n        var = x.var(dim=0,'),
+    ('β 在乘完 γ 之后加', 'self.scale * norm_x + self.shift', 'self.scale * (norm_x + self.shift)'),
+    ('γ、β 不对调', 'self.scale * norm_x + self.shift', 'self.shift * norm_x + self.scale'),
+    ('保留维度', 'mean = x.mean(dim=-1, keepdim=True)', 'mean = x.mean(dim=-1)'),
+]

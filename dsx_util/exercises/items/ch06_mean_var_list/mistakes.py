@@ -65,3 +65,12 @@ REQUIREMENTS = [
     ("只用纯 Python", "    h = len(values)", "    import numpy as np\n    np.zeros(1)\n    h = len(values)",
      "forbidden_call", "纯 Python"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('默认 unbiased=False', 'unbiased=False', 'unbiased=True'),
+    ('按参数选择（方向）', '(h - 1 if unbiased else h)', '(h if unbiased else h - 1)'),
+    ('返回顺序 (均值, 方差)', 'return mean, squares', 'return squares / (h - 1 if unbiased else h), mean\n    return mean, squares'),
+]

@@ -16,3 +16,11 @@ REQUIREMENTS = [
     ("返回一个数", "return math.sqrt((h - 1) / h)", "return str(math.sqrt((h - 1) / h))", "not_number", "浮点数"),
     ("有偏 ÷ 无偏", "return math.sqrt((h - 1) / h)", "return math.sqrt(h / (h - 1))", "inverted", "倒过来"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('有偏 ÷ 无偏（方向）', 'math.sqrt((h - 1) / h)', 'math.sqrt(h / (h - 1))'),
+    ('标准差之比要开根号', 'math.sqrt((h - 1) / h)', '(h - 1) / h'),
+]

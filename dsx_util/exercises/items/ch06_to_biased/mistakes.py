@@ -16,3 +16,12 @@ REQUIREMENTS = [
     ("用到 h", "var_unbiased * (h - 1) / h", "var_unbiased * (768 - 1) / 768", "wrong_output", "最大相差"),
     ("方向：有偏更小", "var_unbiased * (h - 1) / h", "var_unbiased * h / (h - 1)", "inverted", "反了"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('方向：有偏更小', 'var_unbiased * (h - 1) / h', 'var_unbiased * h / (h - 1)'),
+    ('用到 h（比例不是 1/2）', 'var_unbiased * (h - 1) / h', 'var_unbiased / 2'),
+    ('不开根号', 'var_unbiased * (h - 1) / h', 'var_unbiased * ((h - 1) / h) ** 0.5'),
+]

@@ -297,3 +297,16 @@ REQUIREMENTS = [
      '        self.register_buffer("step", torch.tensor(0))\n', "state_dict_incompatible", "state_dict"),
     ("签名 (num_features, eps=1e-5, momentum=0.1)", "momentum=0.1):", "momentum=0.9):", "wrong_signature", "默认值"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('running_var 用无偏方差', 'x.var(dim=0, unbiased=True)', 'x.var(dim=0, unbiased=False)'),
+    ('归一化用有偏方差', 'var = x.var(dim=0, unbiased=False)', 'var = x.var(dim=0, unbiased=True)'),
+    ('动量方向', 'self.running_mean.mul_(1 - m).add_(m * mean)', 'self.running_mean.mul_(m).add_((1 - m) * mean)'),
+    ('momentum=None 的累计平均用加 1 之后的计数', 'm = 1.0 / float(self.num_batches_tracked)', 'm = 1.0 / float(self.num_batches_tracked + 1)'),
+    ('每个特征（dim=0）', 'mean = x.mean(dim=0)', 'mean = x.mean(dim=1, keepdim=True)'),
+    ('num_batches_tracked 是整数 0', 'torch.tensor(0, dtype=torch.long)', 'torch.tensor(0.0)'),
+    ('num_batches_tracked 形状 ()', 'torch.tensor(0, dtype=torch.long)', 'torch.zeros(1, dtype=torch.long)'),
+]

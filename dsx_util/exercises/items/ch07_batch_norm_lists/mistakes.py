@@ -141,3 +141,13 @@ REQUIREMENTS = [
     ("只用纯 Python", "math.sqrt(var + eps)", "float(__import__('torch').tensor(var + eps).sqrt())", "forbidden_call",
      "纯 Python"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('对每一列', 'for col in zip(*x):', 'for col in x:'),
+    ('有偏方差', '/ len(col)   # 有偏方差', '/ (len(col) - 1)   # 有偏方差'),
+    ('ε 在根号里', 'math.sqrt(var + eps)', '(math.sqrt(var) + eps)'),
+    ('用参数 eps', 'math.sqrt(var + eps)', 'math.sqrt(var + 1e-5)'),
+]

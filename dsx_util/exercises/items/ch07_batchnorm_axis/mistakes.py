@@ -29,3 +29,13 @@ REQUIREMENTS = [
     ("有偏方差", "unbiased=False", "unbiased=True", "unbiased_var", "B−1"),
     ("每个特征（dim=0）", "x.mean(dim=0, keepdim=True)", "x.mean(dim=-1, keepdim=True)", "wrong_output", "最大相差"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('每个特征（dim=0）', 'x.mean(dim=0, keepdim=True)                  # 每个特征跨样本求均值\n    var = x.var(dim=0,', 'x.mean(dim=1, keepdim=True)                  # 每个特征跨样本求均值\n    var = x.var(dim=1,'),
+    ('有偏方差', 'unbiased=False', 'unbiased=True'),
+    ('ε 在根号里', 'torch.sqrt(var + eps)', '(torch.sqrt(var) + eps)'),
+    ('用参数 eps', 'torch.sqrt(var + eps)', 'torch.sqrt(var + 1e-5)'),
+]

@@ -17,3 +17,13 @@ REQUIREMENTS = [
     ("保留被归约的维度", "mean(dim=-1, keepdim=True)", "mean(dim=-1)", "no_keepdim", "保留"),
     ("不减均值", "x.pow(2)", "(x - x.mean(dim=-1, keepdim=True)).pow(2)", "subtracted_mean", "均值"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('保留维度', 'mean(dim=-1, keepdim=True)', 'mean(dim=-1)'),
+    ('不减均值', 'x.pow(2).mean(dim=-1, keepdim=True)', '(x - x.mean(dim=-1, keepdim=True)).pow(2).mean(dim=-1, keepdim=True)'),
+    ('沿最后一维', 'mean(dim=-1, keepdim=True)', 'mean(dim=0, keepdim=True)'),
+    ('开根号', 'torch.sqrt(x.pow(2).mean(dim=-1, keepdim=True))', 'x.pow(2).mean(dim=-1, keepdim=True)'),
+]

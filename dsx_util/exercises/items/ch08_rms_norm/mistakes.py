@@ -139,3 +139,13 @@ REQUIREMENTS = [
     ("用构造函数的 eps", "mean_sq + self.eps", "mean_sq + 1e-6", "eps_ignored", "eps"),
     ("ε 在根号里", "torch.sqrt(mean_sq + self.eps)", "(torch.sqrt(mean_sq) + self.eps)", "eps_outside_sqrt", "ε"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('ε 在根号里', 'torch.sqrt(mean_sq + self.eps)', '(torch.sqrt(mean_sq) + self.eps)'),
+    ('用构造函数的 eps', 'torch.sqrt(mean_sq + self.eps)', 'torch.sqrt(mean_sq + 1e-6)'),
+    ('不减均值', 'mean_sq = x.pow(2).mean(dim=-1, keepdim=True)', 'mean_sq = x.var(dim=-1, keepdim=True, unbiased=False)'),
+    ('沿最后一维', 'mean_sq = x.pow(2).mean(dim=-1, keepdim=True)', 'mean_sq = x.pow(2).mean(dim=0, keepdim=True)'),
+]

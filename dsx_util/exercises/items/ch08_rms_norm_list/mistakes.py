@@ -124,3 +124,14 @@ REQUIREMENTS = [
     ("乘 γ", "g * v / rms", "v / rms", "no_gamma", "γ"),
     ("默认 eps=1e-6", "eps=1e-6):", "eps=1e-5):", "wrong_signature", "默认值"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('不减均值', 'mean_square = sum(v * v for v in values) / len(values)', 'mean_square = sum((v - sum(values) / len(values)) ** 2 for v in values) / len(values)'),
+    ('ε 在根号里', 'math.sqrt(mean_square + eps)', '(math.sqrt(mean_square) + eps)'),
+    ('默认 eps=1e-6', 'eps=1e-6', 'eps=1e-5'),
+    ('用参数 eps', 'math.sqrt(mean_square + eps)', 'math.sqrt(mean_square + 1e-6)'),
+    ('乘 γ（不是 1 + γ）', 'g * v / rms', '(1 + g) * v / rms'),
+]

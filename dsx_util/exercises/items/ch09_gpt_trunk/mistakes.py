@@ -40,3 +40,12 @@ REQUIREMENTS = [
     ("Post-LN 不再 final_norm", '    if norm_position == "pre":', '    if True:', "extra_final_norm", "Post-LN"),
     ("依次经过 blocks", "for block in blocks:", "for block in blocks[::-1]:", "reversed_blocks", "顺序"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('Pre-LN 最后还要 final_norm', 'if norm_position == "pre":', 'if norm_position == "post":'),
+    ('final_norm 在所有块之后', '    for block in blocks:\n        x = block(x)\n    if norm_position == "pre":   # 前置归一化的残差主干没有归一化过，输出头之前补一次\n        x = final_norm(x)', '    if norm_position == "pre":\n        x = final_norm(x)\n    for block in blocks:\n        x = block(x)'),
+    ('块的顺序', 'for block in blocks:', 'for block in reversed(list(blocks)):'),
+]

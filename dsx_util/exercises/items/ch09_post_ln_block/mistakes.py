@@ -29,3 +29,13 @@ REQUIREMENTS = [
     ("先加残差再归一化", "x = norm1(x + att(x))", "x = x + att(norm1(x))", "pre_ln_order", "注意力子层"),
     ("norm1 在注意力之后、norm2 在前馈之后", "x = norm1(x + att(x))", "x = norm2(x + att(x))", "norm_reused", "norm1"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('先加残差再归一化', 'x = norm1(x + att(x))', 'x = x + att(norm1(x))'),
+    ('norm1、norm2 不对调', 'x = norm1(x + att(x))', 'x = norm2(x + att(x))'),
+    ('先注意力后前馈', '    x = norm1(x + att(x))   # 先加残差，再归一化\n    x = norm2(x + ff(x))', '    x = norm2(x + ff(x))\n    x = norm1(x + att(x))'),
+    ('残差只加子层的输入', 'x = norm1(x + att(x))', 'x = norm1(att(x))'),
+]

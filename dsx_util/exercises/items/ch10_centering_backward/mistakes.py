@@ -24,3 +24,11 @@ REQUIREMENTS = [
      "forbidden_call", "autograd"),
     ("均值沿最后一维", "grad_out.mean(dim=-1, keepdim=True)", "grad_out.mean(dim=0, keepdim=True)", "wrong_dim", "最后一维"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('均值沿最后一维', 'grad_out.mean(dim=-1, keepdim=True)', 'grad_out.mean(dim=0, keepdim=True)'),
+    ('减去均值（不是减去总和）', 'grad_out.mean(dim=-1, keepdim=True)', 'grad_out.sum(dim=-1, keepdim=True)'),
+]

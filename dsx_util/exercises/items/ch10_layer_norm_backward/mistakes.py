@@ -66,3 +66,14 @@ REQUIREMENTS = [
     ("经过 σ² 的一项", "(g - g_mean - x_hat * g_proj)", "(g - g_mean)", "missing_projection_term", "σ²"),
     ("有偏方差", "unbiased=False", "unbiased=True", "unbiased_var", "有偏"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('有偏方差', 'unbiased=False', 'unbiased=True'),
+    ('用参数 eps', 'torch.sqrt(var + eps)', 'torch.sqrt(var + 1e-5)'),
+    ('经过 σ² 的一项乘 x̂', 'x_hat * g_proj', 'g_proj'),
+    ('除以 std（不是方差）', ') / std', ') / std ** 2'),
+    ('γ 乘在上游梯度上', 'g = grad_out * gamma', 'g = grad_out'),
+]

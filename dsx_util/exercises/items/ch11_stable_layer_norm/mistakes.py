@@ -41,3 +41,13 @@ REQUIREMENTS = [
      "\n    return diff / torch.sqrt(var + eps)", "single_pass_variance", "10⁴"),
     ("用参数 eps", "torch.sqrt(var + eps)", "torch.sqrt(var + 1e-5)", "eps_ignored", "eps"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('有偏方差', '(diff * diff).mean(dim=-1, keepdim=True)', '(diff * diff).sum(dim=-1, keepdim=True) / (x.shape[-1] - 1)'),
+    ('ε 在根号里', 'torch.sqrt(var + eps)', '(torch.sqrt(var) + eps)'),
+    ('单遍公式不行', 'var = (diff * diff).mean(dim=-1, keepdim=True)', 'var = (x * x).mean(dim=-1, keepdim=True) - mean * mean'),
+    ('沿最后一维', 'mean = x.mean(dim=-1, keepdim=True)', 'mean = x.mean(dim=0, keepdim=True)'),
+]

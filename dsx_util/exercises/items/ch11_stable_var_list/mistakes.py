@@ -49,3 +49,11 @@ REQUIREMENTS = [
      "    mean = sum(values) / len(values)", "single_pass", "10⁹"),
     ("有偏方差", "/ len(values)      # 第二遍", "/ (len(values) - 1)      # 第二遍", "unbiased_var", "H−1"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('有偏方差', '/ len(values)      # 第二遍', '/ (len(values) - 1)      # 第二遍'),
+    ('单遍公式不行', 'return sum((v - mean) ** 2 for v in values) / len(values)', 'return sum(v * v for v in values) / len(values) - mean * mean'),
+]

@@ -16,3 +16,11 @@ REQUIREMENTS = [
     ("有偏方差（除以 H）", "return s2 / h - mean ** 2", "return (s2 / h - mean ** 2) * h / (h - 1)", "unbiased_var", "H−1"),
     ("减去均值的平方", "return s2 / h - mean ** 2", "return s2 / h", "missing_mean_square", "平方"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('有偏方差（除以 H）', 'return s2 / h - mean ** 2', 'return (s2 - h * mean ** 2) / (h - 1)'),
+    ('减去均值的平方（不是均值）', 'mean ** 2', 'mean'),
+]

@@ -64,3 +64,13 @@ REQUIREMENTS = [
     ("签名 dyt_list(values, alpha, gamma, beta)", "def dyt_list(values, alpha, gamma, beta):",
      "def dyt_list(values, alpha, gamma):", "wrong_signature", SIG),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('α 在 tanh 里', 'g * math.tanh(alpha * v) + b', 'g * alpha * math.tanh(v) + b'),
+    ('β 在 tanh 外', 'g * math.tanh(alpha * v) + b', 'g * math.tanh(alpha * v + b)'),
+    ('γ、β 不对调', 'g * math.tanh(alpha * v) + b', 'b * math.tanh(alpha * v) + g'),
+    ('γ 乘在 tanh 外', 'g * math.tanh(alpha * v) + b', 'math.tanh(g * alpha * v) + b'),
+]

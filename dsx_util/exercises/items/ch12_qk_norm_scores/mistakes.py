@@ -79,3 +79,15 @@ REQUIREMENTS = [
     ("不调用现成的均方根归一化", "    d = q.shape[-1]",
      "    torch.nn.functional.rms_norm(q, q.shape[-1:])\n    d = q.shape[-1]", "forbidden_call", "均方根归一化"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('除以 √head_dim（不是 head_dim）', '/ d ** 0.5', '/ d'),
+    ('第 i 行第 j 列是 q_i·k_j（不转置结果）', 'q_hat @ k_hat.transpose(-2, -1)', '(k_hat @ q_hat.transpose(-2, -1))'),
+    ('沿最后一维', 'q.pow(2).mean(dim=-1, keepdim=True)', 'q.pow(2).mean(dim=-2, keepdim=True)'),
+    ('ε 在根号里', 'torch.rsqrt(q.pow(2).mean(dim=-1, keepdim=True) + eps)', '1 / (q.pow(2).mean(dim=-1, keepdim=True).sqrt() + eps)'),
+    ('k 也归一化', 'k_hat = k * torch.rsqrt(k.pow(2).mean(dim=-1, keepdim=True) + eps)', 'k_hat = k'),
+    ('RMS 而不是 L2 归一化', 'q_hat = q * torch.rsqrt(q.pow(2).mean(dim=-1, keepdim=True) + eps)', 'q_hat = q * torch.rsqrt(q.pow(2).sum(dim=-1, keepdim=True) + eps)'),
+]

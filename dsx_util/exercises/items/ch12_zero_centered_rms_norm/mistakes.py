@@ -93,3 +93,14 @@ REQUIREMENTS = [
     ("不修改传入的张量", "    return y.to(x.dtype)", "    out = y.to(x.dtype)\n    x.zero_()\n    return out",
      "modified_input", "改动了传入的"),
 ]
+
+# 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。
+# 检查用的输入要让每个邻居都得出不同的结果：把它当作答案交给检查器，必须不通过（tests/test_neighbours.py）。
+# (要求, 参考答案里的原文片段, 换成的邻居写法)
+NEIGHBOURS = [
+    ('乘 (1 + γ) 而不是 γ', '* (1 + gamma.float())', '* gamma.float()'),
+    ('ε 在根号里', 'torch.rsqrt(mean_sq + eps)', '1 / (torch.sqrt(mean_sq) + eps)'),
+    ('在 float32 里计算', 'x32 = x.float()', 'x32 = x'),
+    ('转回原来的类型', 'return y.to(x.dtype)', 'return y'),
+    ('不减均值', 'mean_sq = x32.pow(2).mean(dim=-1, keepdim=True)', 'mean_sq = x32.var(dim=-1, keepdim=True, unbiased=False)'),
+]
