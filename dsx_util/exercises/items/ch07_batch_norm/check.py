@@ -253,7 +253,6 @@ def _counts(factory, run):
 
 def _momentum_none(factory, run):
     """momentum=None：running_mean / running_var 是已见批量统计量的累计平均（与 nn.BatchNorm1d 相同）。"""
-    import torch
     out = run.call(factory, C, momentum=None)
     if not out.ok:
         return [("momentum_none_wrong", f"用 momentum=None 创建模块时出错：{out.message}")]
