@@ -190,7 +190,7 @@ def widget_cell_ids(executed):
 
 
 def local_run_notes(app, docnames):
-    from . import nbsync
+    from . import install, nbsync
     version, wheel = nbsync.package_version(), nbsync.wheel_name()
     url = web_url(app.config)
     listing = "\n".join(f"- `{Path(d).name}.ipynb`：{BuildResolver(app, d).heading_number(app.env.titles[d].astext())}"
@@ -203,30 +203,22 @@ def local_run_notes(app, docnames):
 
 ## 1. 安装（Windows、macOS、Linux 相同；不需要 make，也不需要访问 GitHub）
 
-需要 Python 3.9 或更新版本。在本文件所在的文件夹里打开终端（Windows 用「命令提示符」或 PowerShell），
-建一个虚拟环境并激活它：
+{install.python_sentence()}。在本文件所在的文件夹里打开终端（Windows 用「命令提示符」或 PowerShell），
+运行下面的命令：建一个虚拟环境并激活它，装只带 CPU 的 PyTorch，再从本文件夹里的 wheel 安装 dsx_util 和 JupyterLab。
+国内镜像已经写在命令里（`-i` 与 `-f` 后面的地址），整块复制即可；不需要访问 download.pytorch.org、PyPI 或 GitHub。
 
 ```bash
-python -m venv .venv
-source .venv/bin/activate          # Windows：.venv\\Scripts\\activate
+{install.install_block(wheel)}
 ```
 
-然后从本文件夹里的 wheel 安装 dsx_util，再装 JupyterLab。PyTorch、matplotlib、ipywidgets 等依赖由 pip 从
-软件包索引下载，任何 PyPI 镜像都可以，例如在中国大陆加上 `-i https://pypi.tuna.tsinghua.edu.cn/simple`：
-
-```bash
-pip install ./{wheel} jupyterlab
-```
-
-只有 CPU 的 Linux 机器上，pip 默认下载带 CUDA 的 PyTorch（几个 GB）；可以先运行
-`pip install torch --index-url https://download.pytorch.org/whl/cpu`，再运行上面的命令。
+{install.torch_note()}
 
 其他安装来源：dsx_util 发布到 PyPI 之后（镜像同步之后也一样），可以直接 `pip install dsx_util=={version} jupyterlab`；
 能访问 GitHub 时，也可以从仓库的版本标签安装：`pip install "{nbsync.install_spec()}"`。
 
-## 2. 打开
+## 2. 以后再打开
 
-在本文件所在的文件夹里运行：
+在本文件所在的文件夹里先激活虚拟环境（`source .venv/bin/activate`，Windows：`.venv\\Scripts\\activate`），再运行：
 
 ```bash
 jupyter lab
