@@ -61,8 +61,8 @@ class _Checker:
     标题与要求都来自练习文件夹（CPython 里读目录，网页里由 run_source 的 spec 给出），这里不再写一遍。
     """
 
-    def __init__(self, body, exercise_id, codes):
-        self.body, self.exercise_id, self.codes = body, exercise_id, dict(codes)
+    def __init__(self, body, exercise_id, codes, each=False):
+        self.body, self.exercise_id, self.codes, self.each = body, exercise_id, dict(codes), each
         self.__name__ = self.__qualname__ = body.__name__
         self.__doc__ = body.__doc__
 
@@ -85,14 +85,15 @@ class _Checker:
             findings = [("check_failed", message(None, "check_failed", error=error))]
         if any(code == NOT_DONE for code, _ in findings):
             findings = [(NOT_DONE, MESSAGES[NOT_DONE])]
-        return finish(self.exercise, findings, show=show)
+        return finish(self.exercise, findings, show=show, each=self.each)
 
 
-def checker(module_name, codes):
+def checker(module_name, codes, each=False):
     """装饰器（用在 items/<练习>/check.py 里：``@checker(__name__, CODES)``）：把检查函数体（返回 findings，
-    空列表表示通过）变成 _Checker；练习 id 由模块名推出，标题与要求来自练习文件夹。"""
+    空列表表示通过）变成 _Checker；练习 id 由模块名推出，标题与要求来自练习文件夹。
+    each=True：同一个代码的不同说明都保留（例如几道小题错了同一种，各列一条）。"""
     def wrap(body):
-        return _Checker(body, exercise_id_of(module_name), codes)
+        return _Checker(body, exercise_id_of(module_name), codes, each)
     return wrap
 
 
