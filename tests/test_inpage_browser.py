@@ -13,7 +13,7 @@ import pytest
 
 from dsx_util.exercises.catalog import EXERCISES
 from dsx_util.exercises.pure_checks import run_source
-from inpage_cases import MISTAKES, NOVEL
+from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, MISTAKES, NOVEL
 
 IN_PAGE = [ex for ex in EXERCISES if ex.in_page]
 LIMIT_S = 5.0
@@ -108,6 +108,22 @@ def test_in_page_exercise(ex, offline_page, site_url):
             _set_code(page, n, source)
             assert _same_as_cpython(page, n, ex, source)["codes"] == codes, what
 
+    assert page.context.external == [] and page.context.errors == []
+
+
+def test_first_errors_read_the_same_in_the_page(offline_page, site_url):
+    """全角标点、缩进、导入 torch/numpy：页面（Pyodide）里的代码与说明和 CPython 里完全相同。"""
+    ex = next(ex for ex in IN_PAGE if ex.id == "ch02-relu")
+    page = offline_page
+    page.goto(f"{site_url}book/{ex.chapter}.html")
+    boxes = page.locator(".dsx-inpage")
+    n = [boxes.nth(i).get_attribute("data-exercise") for i in range(boxes.count())].index(ex.id)
+    for code, sources in FIRST_ERRORS.items():
+        for source in sources:
+            _set_code(page, n, source)
+            assert _same_as_cpython(page, n, ex, source)["codes"] == [code], source
+    _set_code(page, n, FULLWIDTH_ALLOWED)
+    assert _run(page, n).startswith("✓")
     assert page.context.external == [] and page.context.errors == []
 
 
