@@ -472,14 +472,14 @@ def axes_reference(x, mode):
         return F.rms_norm(x, (h_,), eps=1e-5)
     if mode == "ln_th":
         return F.layer_norm(x, (t_, h_), eps=1e-5)
-    return F.group_norm(x.reshape(-1, h_), h_ // 2, eps=1e-5).reshape(x.shape)
+    return F.group_norm(x.transpose(1, 2), h_ // 2, eps=1e-5).transpose(1, 2)   # nn.GroupNorm：[B, C=H, L=T]，每组 2 个通道
 
 
 GROUP_KEY = {"ln": lambda b, t, h: (b, t), "bn": lambda b, t, h: (h,), "rms": lambda b, t, h: (b, t),
-             "ln_th": lambda b, t, h: (b,), "group": lambda b, t, h: (b, t, h // 2)}
+             "ln_th": lambda b, t, h: (b,), "group": lambda b, t, h: (b, h // 2)}
 DIM_LINE = {"ln": "x.mean(dim=-1, keepdim=True)", "bn": "x.mean(dim=(0, 1), keepdim=True)",
             "rms": "x.pow(2).mean(dim=-1, keepdim=True)", "ln_th": "x.mean(dim=(1, 2), keepdim=True)",
-            "group": "g.mean(dim=-1, keepdim=True)"}
+            "group": "g.mean(dim=(1, 3), keepdim=True)"}
 
 CELLS_JS = """(root) => Array.from(root.querySelectorAll('[data-role="out-cell"]')).map((td, i) => {
   const inp = root.querySelectorAll('[data-role="in-cell"]')[i];

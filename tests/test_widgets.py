@@ -545,14 +545,14 @@ def axes_reference(x, mode):
     elif mode == "ln_th":
         y = F.layer_norm(x, (t_, h_), eps=1e-5)
     else:
-        y = F.group_norm(x.reshape(-1, h_), h_ // 2, eps=1e-5).reshape(x.shape)
+        y = F.group_norm(x.transpose(1, 2), h_ // 2, eps=1e-5).transpose(1, 2)   # nn.GroupNorm：[B, C=H, L=T]，每组 2 个通道
     return y
 
 
 def expected_partition(shape, mode):
     """共用统计量的格子：按定义直接写出每个格子的组键（与探索器的 group_ids 独立）。"""
     keys = {"ln": lambda b, t, h: (b, t), "bn": lambda b, t, h: (h,), "rms": lambda b, t, h: (b, t),
-            "ln_th": lambda b, t, h: (b,), "group": lambda b, t, h: (b, t, h // 2)}[mode]
+            "ln_th": lambda b, t, h: (b,), "group": lambda b, t, h: (b, h // 2)}[mode]
     cells = [(b, t, h) for b in range(shape[0]) for t in range(shape[1]) for h in range(shape[2])]
     return [keys(*c) for c in cells]
 
@@ -578,11 +578,11 @@ def test_axes_explorer_groups_and_numbers_match_torch_in_every_mode():
         assert [c[2] for c in cells] == pytest.approx(y.flatten().tolist(), abs=6e-4), mode
         # 显示的代码就是这种方式的 dim= 写法，统计量的形状与 torch 的 keepdim 结果相同
         code = shown["code"]
-        want_dim = {"ln": "dim=-1", "bn": "dim=(0, 1)", "rms": "dim=-1", "ln_th": "dim=(1, 2)", "group": "dim=-1"}[mode]
+        want_dim = {"ln": "dim=-1", "bn": "dim=(0, 1)", "rms": "dim=-1", "ln_th": "dim=(1, 2)", "group": "dim=(1, 3)"}[mode]
         assert f"mean({want_dim}, keepdim=True)" in code
         stat = {"ln": x.mean(dim=-1, keepdim=True), "bn": x.mean(dim=(0, 1), keepdim=True),
                 "rms": x.pow(2).mean(dim=-1, keepdim=True), "ln_th": x.mean(dim=(1, 2), keepdim=True),
-                "group": x.view(2, 3, 2, 2).mean(dim=-1, keepdim=True)}[mode]
+                "group": x.view(2, 3, 2, 2).mean(dim=(1, 3), keepdim=True)}[mode]
         assert S.fmt_shape(stat.shape) in shown["groups"]
         sizes[mode] = len(set(ids))
         assert f"共 {sizes[mode]} 组" in shown["groups"]
@@ -592,7 +592,11 @@ def test_axes_explorer_groups_and_numbers_match_torch_in_every_mode():
             assert S.fmt(sum(v * v for v in first) / len(first)) in shown["first"]
         else:
             assert S.fmt(sum(first) / len(first)) in shown["first"]
-    assert sizes == {"ln": 6, "bn": 4, "rms": 6, "ln_th": 2, "group": 12}
+    assert sizes == {"ln": 6, "bn": 4, "rms": 6, "ln_th": 2, "group": 4}
+    # 分组归一化的例子要教点东西：每组不止 2 个数，输出不全是 ±1
+    ex.set(mode="group")
+    outs = [abs(c[2]) for c in ex.shown()["cells"]]
+    assert max(outs) - min(outs) > 0.5 and sum(1 for v in outs if abs(v - 1) > 0.05) >= len(outs) // 2
     # 正文说：层归一化与批量归一化给同一个格子的输出不同
     ex.set(mode="ln")
     ln_cells = ex.shown()["cells"]

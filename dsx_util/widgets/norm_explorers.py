@@ -416,8 +416,9 @@ class NormAxesExplorer(_Explorer):
         b_, t_, h_ = self.shape
         if m["key"] == "group":
             g = x.view(b_, t_, h_ // m["group"], m["group"])
-            mean = g.mean(dim=-1, keepdim=True)
-            var = g.var(dim=-1, keepdim=True, unbiased=False)
+            dims = (1, 3) if 1 in m["reduce"] else (-1,)   # 跨 T（nn.GroupNorm）或只在一个词元里
+            mean = g.mean(dim=dims, keepdim=True)
+            var = g.var(dim=dims, keepdim=True, unbiased=False)
             y = ((g - mean) / torch.sqrt(var + eps)).view(b_, t_, h_)
             stat = mean
         elif m["center"]:

@@ -217,10 +217,13 @@ NORM_AXES_SPEC = {
          "code": ["mean = x.mean(dim=(1, 2), keepdim=True)",
                   "var = x.var(dim=(1, 2), keepdim=True, unbiased=False)",
                   "y = (x - mean) / torch.sqrt(var + eps)"]},
-        {"key": "group", "label": "分组归一化（H 维每 2 个特征一组）", "reduce": [2], "group": 2, "center": True,
+        # 分组归一化（与 nn.GroupNorm 相同：每个样本里，H 维每 2 个特征一组，连同全部 T 个位置一起求统计量）。
+        # 每组有 T·2 个数，输出不全是 ±1（每组只有 2 个数时，归一化后总是 ±1，看不出什么）
+        {"key": "group", "label": "分组归一化（每个样本，H 维每 2 个特征一组，跨全部 T）", "reduce": [1, 2], "group": 2,
+         "center": True,
          "code": ["g = x.view(B, T, H // 2, 2)",
-                  "mean = g.mean(dim=-1, keepdim=True)",
-                  "var = g.var(dim=-1, keepdim=True, unbiased=False)",
+                  "mean = g.mean(dim=(1, 3), keepdim=True)",
+                  "var = g.var(dim=(1, 3), keepdim=True, unbiased=False)",
                   "y = ((g - mean) / torch.sqrt(var + eps)).view(B, T, H)"]},
     ],
     "default_mode": "ln",

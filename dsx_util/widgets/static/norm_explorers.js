@@ -173,7 +173,9 @@
     return ids;
   }
   function statShape(shape, mode) {
-    if (mode.group && mode.group < shape[2]) { return [shape[0], shape[1], shape[2] / mode.group, 1]; }
+    if (mode.group && mode.group < shape[2]) {
+      return [shape[0], mode.reduce.indexOf(1) >= 0 ? 1 : shape[1], shape[2] / mode.group, 1];
+    }
     return shape.map(function (s, ax) { return mode.reduce.indexOf(ax) >= 0 ? 1 : s; });
   }
 
