@@ -434,11 +434,12 @@ def test_geometry_explorer_in_book_page(open_page):
     # ε：x 接近 c·1 时，ε 越大 LN 的输出越短（缩向原点），画出来的点也离原点越来越近
     root.locator('[data-role="near"]').click()
     near = slider_values(root)
+    assert max(abs(v - 1.5) for v in near) < 0.1, near          # x 接近 c·1，c 是滑块上的 1.5
     cx, cy = 125.0, 122.0
     lengths, radii = [], []
     for log_eps in ("-6", "-3", "-2", "-1", "0"):
         root.locator('[data-role="log_eps"]').fill(log_eps)
-        assert_geo_page_matches_torch(root, near, 1.0, 0.0, 10.0 ** int(log_eps))
+        assert_geo_page_matches_torch(root, near, 2.5, 1.5, 10.0 ** int(log_eps))   # 按钮不改 α 与 c
         lengths.append(float(geo_shown(root, "ln-len")))
         px, py = drawn(root, "ln-out")
         radii.append(abs(px - cx) + abs(py - cy))

@@ -3,6 +3,7 @@
 同一个文件要在 ipywidgets 8.x（.venv）和 7.7.1（.venv-colab，Colab 的版本）下都通过，不跳过任何测试，
 也不依赖 conftest 里的夹具。
 """
+import itertools
 import json
 import math
 import re
@@ -489,7 +490,7 @@ def test_geometry_shows_invariance_and_the_ln_circle_and_rms_sphere():
 def test_geometry_eps_shrinks_ln_output_near_c_times_ones():
     """x 接近 c·1 时，ε 越大，LN 的输出越短（缩向原点），而不是跳到圆上；长度与 torch 一致。"""
     ex = norm_geometry_explorer().preset("near")
-    x = S.NORM_GEOMETRY_SPEC["presets"]["near"]["x"]
+    x = ex.x
     lengths = []
     for eps in (1e-6, 1e-4, 1e-3, 1e-2, 1e-1, 1.0):
         ex.set(eps=eps)
@@ -502,6 +503,43 @@ def test_geometry_eps_shrinks_ln_output_near_c_times_ones():
     # 同一个 ε，离 c·1 远的默认 x 几乎不受影响
     far = norm_geometry_explorer(eps=1e-2)
     assert float(far.shown()["geo-ln-len"]) > 0.97 * math.sqrt(3)
+
+
+def test_near_button_moves_x_close_to_c_times_ones_for_every_c():
+    """「让 x 接近 c·1」：c 取滑块「平移 c」当前的值，按下后 x 的每个分量都离 c 不到 0.1（c = 0 时 x 接近原点，
+    而不是 (1, 1, 1)）；α、c 不变，居中后的长度远小于默认的 x。"""
+    ex = norm_geometry_explorer()
+    for c in [-3.0, -1.5, -0.5, 0.0, 0.5, 1.0, 2.25, 3.0]:
+        ex.set(x=[2.0, 1.0, 0.5], alpha=1.7, shift=c)
+        ex.preset("near")
+        assert max(abs(v - c) for v in ex.x) < 0.1, (c, ex.x)
+        assert (ex.alpha, ex.shift) == (1.7, c)
+        assert float(ex.shown()["geo-vlen"]) < 0.2
+
+
+def test_geometry_labels_never_overlap_over_a_sweep():
+    """拖动滑块的一组组合里，每张图上所有文字的外框（place_labels 用的估计宽度，比实际略宽）两两不重叠，
+    也不出画面。浏览器测试用实际排版出的外框再查一遍（tests/test_browser_explorers.py）。"""
+    from dsx_util.widgets.norm_explorers import label_box
+    ex = norm_geometry_explorer()
+    text_re = re.compile(r'<text class="([^"]+)"(?: data-role="[^"]*")? x="([-\d.]+)" y="([-\d.]+)"'
+                         r'(?: visibility="(?:visible|(hidden))")? font-size="(\d+)"(?: text-anchor="(\w+)")?[^>]*>([^<]*)</text>')
+    checked = 0
+    for x in ([2.0, 1.0, 0.5], [1.05, 1.0, 0.95], [0.0, 0.0, 0.0], [-2.0, 1.5, 0.5], [3.0, -3.0, 0.0], [0.3, 0.2, 0.1]):
+        for alpha in (0.5, 1.0, 2.0):
+            for shift in (-1.0, 0.0, 1.0):
+                ex.set(x=x, alpha=alpha, shift=shift)
+                view = ex._w["view"].value
+                for chart in ("ln", "rms"):
+                    svg = re.search(rf'<svg[^>]*data-role="chart-{chart}".*?</svg>', view, re.S).group(0)
+                    boxes = [(m[6], label_box(float(m[1]), float(m[2]), m[6], int(m[4]), m[5] or "start"))
+                             for m in text_re.findall(svg) if m[6] and not m[3] and "dsx-over-note" not in m[0]]
+                    assert len(boxes) >= 6
+                    for (ta, a), (tb, b) in itertools.combinations(boxes, 2):
+                        overlap = min(a[2], b[2]) - max(a[0], b[0]) > 0.5 and min(a[3], b[3]) - max(a[1], b[1]) > 0.5
+                        assert not overlap, (x, alpha, shift, chart, ta, tb)
+                    checked += 1
+    assert checked == 6 * 3 * 3 * 2
 
 
 def test_geometry_explorer_page_has_same_spec_controls_and_bad_input_errors():

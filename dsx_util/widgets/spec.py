@@ -144,8 +144,8 @@ NORM_GEOMETRY_SPEC = {
     },
     "presets": {
         "reset": {"label": "重置", "x": [2.0, 1.0, 0.5], "alpha": 1.0, "shift": 0.0, "log_eps": -5.0},
-        "near": {"label": "让 x 接近 c·1（再拖动 ε）", "x": [1.05, 1.0, 0.95], "alpha": 1.0, "shift": 0.0,
-                 "log_eps": -5.0},
+        # near：x 设为 c·1 加上一点点偏差（c 是滑块「平移 c」当前的值），α、c 不变：x′ = αx + c·1 也接近某个数乘 1
+        "near": {"label": "让 x 接近 c·1（再拖动 ε）", "offset": [0.05, 0.0, -0.05], "log_eps": -5.0},
     },
     "view": {"width": 250, "height": 236, "scale": 33.0, "cx": 125.0, "cy": 122.0,
              "elevation": GEO_ELEVATION_DEG, "azimuth": GEO_AZIMUTH_DEG, "axis_len": 2.6, "plane_r": 3.2},
