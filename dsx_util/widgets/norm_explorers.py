@@ -300,6 +300,7 @@ class NormGeometryExplorer(_Explorer):
                          for k, v in leg.items())
         return "".join([
             '<div class="dsx-geo-charts" data-role="charts">', self._svg("ln", nums), self._svg("rms", nums), "</div>",
+            f'<div class="dsx-swipe-hint">{_esc(self.spec["swipe"])}</div>',
             f'<div class="dsx-legend">{legend}</div>',
             '<div class="dsx-stats" aria-live="polite">',
             line("xp", ["xp"]), line("mu", ["mu", "v", "vsum"]), line("ln", ["var", "ln", "ln_len", "sqrt3"]),

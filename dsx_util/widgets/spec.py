@@ -150,6 +150,7 @@ NORM_GEOMETRY_SPEC = {
     "view": {"width": 250, "height": 236, "scale": 33.0, "cx": 125.0, "cy": 122.0,
              "elevation": GEO_ELEVATION_DEG, "azimuth": GEO_AZIMUTH_DEG, "axis_len": 2.6, "plane_r": 3.2},
     "charts": {"ln": "层归一化：先投影，再缩放到圆上", "rms": "RMSNorm：直接缩放到球面上"},
+    "swipe": "← 左右滑动图：层归一化 / RMSNorm →",   # 只在手机上显示（两张图在一个横向滑动的框里）
     "labels": {"x": "x′", "mu": "μ·1", "v": "x′ − μ·1", "ln": "LN(x′)", "rms": "RMSNorm(x′)", "ones": "1 方向",
                "plane": "平面 x₁+x₂+x₃ = 0", "circle": "半径 √3 的圆", "sphere": "半径 √3 的球",
                "axes": ["x₁", "x₂", "x₃"], "out": "x′ 在画面外"},
