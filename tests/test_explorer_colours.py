@@ -63,8 +63,8 @@ def contrast(c1, c2):
     return (hi + 0.05) / (lo + 0.05)
 
 
-def hsl(h, s, l):
-    return tuple(round(v * 255) for v in colorsys.hls_to_rgb(h / 360, l / 100, s / 100))
+def hsl(h, s, light):
+    return tuple(round(v * 255) for v in colorsys.hls_to_rgb(h / 360, light / 100, s / 100))
 
 
 def hexrgb(text):
@@ -75,7 +75,7 @@ def palette(dark):
     rule = (r'html\[data-theme="dark"\] \.dsx-explorer td\.dsx-g(\d+),[^{]*' if dark
             else r'^\.dsx-explorer td\.dsx-g(\d+)\s*')
     found = re.findall(rule + r'\{ background: hsl\((\d+), (\d+)%, (\d+)%\); \}', CSS, re.M)
-    return {int(i): hsl(int(h), int(s), int(l)) for i, h, s, l in found}
+    return {int(i): hsl(int(h), int(s), int(light)) for i, h, s, light in found}
 
 
 def text_colour(dark):

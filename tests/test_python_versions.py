@@ -74,7 +74,7 @@ def _chapter_cells():
         for i, cell in enumerate(nb["cells"]):
             if cell["cell_type"] == "code":
                 lines = "".join(cell["source"]).splitlines()
-                cells.append((f"{path.name}#{i}", "\n".join(l for l in lines if not l.lstrip().startswith(("%", "!")))))
+                cells.append((f"{path.name}#{i}", "\n".join(ln for ln in lines if not ln.lstrip().startswith(("%", "!")))))
     return cells
 
 
