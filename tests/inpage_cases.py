@@ -38,7 +38,8 @@ FIRST_ERRORS = {
                           "            out.append(max(0.0, v))\n    return out\n"],
     "missing_indent": ["def relu_list(values):\nreturn [max(0.0, v) for v in values]\n"],
     "uneven_indent": ["def relu_list(values):\n    out = []\n  return out\n"],
-    "forbidden_import": ["import torch\n\n\ndef relu_list(values):\n    return [max(0.0, v) for v in values]\n",
+    # 导入题目不许用的模块：代码与笔记本里相同（forbidden_call），说明是 core.MESSAGES["forbidden_import"]
+    "forbidden_call": ["import torch\n\n\ndef relu_list(values):\n    return [max(0.0, v) for v in values]\n",
                          "import numpy as np\n\n\ndef relu_list(values):\n    return list(np.maximum(values, 0.0))\n"],
 }
 # 全角字符在字符串或注释里是合法的：不能当成错误

@@ -166,8 +166,8 @@ def test_first_errors_get_their_own_message(code, source):
         chars = [c for c in pure_checks.FULLWIDTH if c in source]
         assert chars and all(f"「{c}」改成「{pure_checks.FULLWIDTH[c]}」" in text for c in chars), text
         assert "输入法" in text
-    if code == "forbidden_import":
-        assert "只用纯 Python" in text and "第 1 行" in text
+    if code == "forbidden_call":
+        assert "只用纯 Python" in text and "第 1 行" in text and "导入了" in text
     if code.endswith("indent"):
         assert "缩进" in text and "第 " in text
 
@@ -184,7 +184,8 @@ def test_forbidden_import_is_named_in_every_pure_exercise_that_forbids_it():
             continue
         source = "import torch\n" + ex.solution
         result = pure_checks.run_source(source, ex.checker, ex.entry)
-        assert result["codes"] == ["forbidden_import"] and "只用纯 Python" in result["messages"][0], (ex.id, result)
+        assert result["codes"] == ["forbidden_call"] and "只用纯 Python" in result["messages"][0], (ex.id, result)
+        assert "第 1 行导入了 torch" in result["messages"][0]
 
 
 def test_missing_module_in_the_page_is_explained():

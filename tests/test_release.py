@@ -151,7 +151,7 @@ ok = source == os.environ.get("FAKE_PIP_OK") and (no_deps or not os.environ.get(
 if not ok:
     sys.stderr.write("ERROR: Could not find a version that satisfies the requirement\\n")
     sys.exit(1)
-# 装上了：在 PYTHONPATH 的第一个目录里写下 dsx_util（与它的依赖，除非 --no-deps）的安装信息，设置单元格据此报告
+# 装上了：在替身目录（子进程搜索路径的第一项）里写下 dsx_util（与它的依赖，除非 --no-deps）的安装信息，设置单元格据此报告
 site = Path(os.environ["PYTHONPATH"].split(os.pathsep)[0])
 def dist(name, version, requires=()):
     for old in site.glob(name.replace("-", "_") + "-*.dist-info"):

@@ -366,7 +366,8 @@ def _in_string_or_comment(text, char):
 
 
 def import_finding(source, forbidden):
-    """题目不许用的模块（如 torch、numpy）被 import：(代码, 说明)，说出题目的要求与第几行；没有时 None。"""
+    """题目不许用的模块（如 torch、numpy）被 import（在哪一层都算：网页里没有它们，运行到那里就会失败）：
+    (代码, 说明)，说出题目的要求与第几行；没有时 None。"""
     import ast
     try:
         tree = ast.parse(source)
@@ -380,9 +381,9 @@ def import_finding(source, forbidden):
         else:
             continue
         for name in names:
-            if name in forbidden:
-                return ("forbidden_import", message(None, "forbidden_import", rule=forbidden[name], line=node.lineno,
-                                                    name=name))
+            if name in forbidden:   # 代码与笔记本里查出的相同（forbidden_call），说明点出是哪一行的 import
+                return ("forbidden_call", message(None, "forbidden_import", rule=forbidden[name], line=node.lineno,
+                                                  name=name))
     return None
 
 
