@@ -1,7 +1,7 @@
 // 1. 行间公式比正文栏宽时（多见于手机屏幕），按比例缩小到正好放得下，整条公式始终可见。
 //    适用于浏览器里排版的 MathJax，也适用于构建时排好的公式（mjx-container / .katex-display）。
 // 2. 主题的 Colab 按钮图片的替代文字是英文，换成中文。
-// 3. 表格：数、元组所在的格子不折行；每张表格套一个能横向滚动的框，放不下时框上方显示一行提示。
+// 3. 表格：数、元组所在的格子不折行（输出里带负号或指数的数也不在「-」处折行）；每张表格套一个能横向滚动的框，放不下时框上方显示一行提示。
 // 4. 插图延迟加载（dsx_book/trim.py）；读者在浏览器里打印本页时，把还没下载的图改为立即下载
 //    （浏览器打印时一般也会自己加载，这里再保一次）。
 (function () {
@@ -60,6 +60,33 @@
     });
   }
 
+  // 输出里带负号或指数的数（-0.0399、1.19e-07）：浏览器会在「-」处折行，把它们包进不折行的 <span>
+  const SIGNED = /-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/g;
+  function outputNumbers() {
+    document.querySelectorAll("article div.cell_output pre").forEach((pre) => {
+      if (pre.dataset.dsxNumbers) return;
+      pre.dataset.dsxNumbers = "1";
+      const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT), nodes = [];
+      for (let t = walker.nextNode(); t; t = walker.nextNode()) nodes.push(t);
+      nodes.forEach((node) => {
+        const text = node.textContent, parts = [];
+        let last = 0;
+        for (const m of text.matchAll(SIGNED)) {
+          if (!m[0].includes("-")) continue;
+          parts.push(document.createTextNode(text.slice(last, m.index)));
+          const span = document.createElement("span");
+          span.className = "dsx-nobr";
+          span.textContent = m[0];
+          parts.push(span);
+          last = m.index + m[0].length;
+        }
+        if (!parts.length) return;
+        parts.push(document.createTextNode(text.slice(last)));
+        node.replaceWith(...parts);
+      });
+    });
+  }
+
   let pending = null;
   function later() {
     cancelAnimationFrame(pending);
@@ -76,6 +103,7 @@
   });
   document.addEventListener("DOMContentLoaded", () => {
     chineseAlt();
+    outputNumbers();
     tables();
     fit();
   });

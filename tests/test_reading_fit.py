@@ -7,11 +7,12 @@
 """
 import pytest
 
-from conftest import chapter_paths
+from conftest import ROOT, chapter_paths
 from test_browser import all_pages
 
 MIN_GLYPH_PX = 9.0
 PDF_TEXT_WIDTH = 650   # dsx_book/build_pdf.py 的 TEXT_WIDTH_PX
+PRINT_CSS = (ROOT / "dsx_book" / "pdf" / "print.css").read_text(encoding="utf-8")
 
 FIT_JS = r"""() => {
   const linesOf = (node, from = 0, to = Infinity) => {
@@ -118,8 +119,32 @@ def test_tables_and_outputs_fit_the_pdf_column(browser, site_url, path):
     page.emulate_media(media="print")
     page.goto(f"{site_url}{path}")
     page.wait_for_load_state("load")
-    page.evaluate("window.dispatchEvent(new Event('resize'))")
-    page.wait_for_timeout(100)
-    found = page.evaluate(FIT_JS)
+    # 与 dsx_book/build_pdf.py 相同：PDF 专用的打印样式，正文在 .dsx-print 里
+    page.add_style_tag(content=PRINT_CSS)
+    page.evaluate("document.querySelector('article.bd-article').classList.add('dsx-print')")
+    problems = []
+    for width in range(PDF_TEXT_WIDTH - 90, PDF_TEXT_WIDTH + 41, 10):   # 折行的位置随栏宽变：在一段宽度上都量
+        page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate("window.dispatchEvent(new Event('resize'))")
+        page.wait_for_timeout(50)
+        problems += _problems(page.evaluate(FIT_JS), path, f"PDF，栏宽 {width} px")
     context.close()
-    assert _problems(found, path, "PDF") == []
+    assert problems == []
+
+
+def test_the_pdf_check_catches_numbers_split_by_break_all(browser, site_url):
+    """对照：换回原来的 word-break: break-all，第 12 章 DyT 那段输出里的数就在某些栏宽下被拆开。"""
+    context = browser.new_context(viewport={"width": PDF_TEXT_WIDTH, "height": 900}, locale="zh-CN")
+    page = context.new_page()
+    page.emulate_media(media="print")
+    page.goto(f"{site_url}book/ch12_modern_variants.html")
+    page.wait_for_load_state("load")
+    page.add_style_tag(content=PRINT_CSS + ".dsx-print pre { word-break: break-all; }")
+    page.evaluate("document.querySelector('article.bd-article').classList.add('dsx-print')")
+    split = []
+    for width in range(PDF_TEXT_WIDTH - 90, PDF_TEXT_WIDTH + 41, 10):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(50)
+        split += page.evaluate(FIT_JS)["numbers"]
+    context.close()
+    assert split, "break-all 时应当量到被拆开的数"
