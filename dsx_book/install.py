@@ -62,10 +62,9 @@ def install_block(wheel):
 
 
 def torch_note():
-    """命令块下面的一段话：第一行 pip 做什么、如何核对、镜像缺新版本时怎么办（读者在中国大陆也能照做）。"""
-    return ("第一条 pip 命令从阿里云镜像安装只带 CPU 的 PyTorch（Linux 上 PyPI 镜像默认给带 CUDA 的版本，几个 GB）；"
-            "Windows 和 macOS 上 PyPI 的 PyTorch 本来就只带 CPU，这一行照样可用。装好后可以核对："
-            "`python -c \"import torch; print(torch.__version__)\"` 在 Linux 上应以 `+cpu` 结尾。"
-            "如果不是（阿里云镜像还没有最新版本时，pip 会改从 PyPI 镜像取带 CUDA 的版本），"
-            f"打开 {TORCH_CPU_MIRROR} 找一个有你的 Python 版本的 torch，指定它，例如 "
-            f"`pip install \"torch==2.5.1+cpu\" -f {TORCH_CPU_MIRROR} -i {PYPI_MIRROR}`（本书需要 torch 2.4 或更新）。")
+    """命令块下面的两段话：第一条 pip 做什么；怎样核对，镜像缺新版本时怎么办（读者在中国大陆也能照做）。"""
+    return ("第一条 pip 命令从阿里云镜像安装只带 CPU 的 PyTorch：Linux 上 PyPI 镜像默认给带 CUDA 的版本（几个 GB）；"
+            "Windows、macOS 上 PyPI 的 PyTorch 本来就只带 CPU，这一行照样可用。",
+            "核对：`python -c \"import torch; print(torch.__version__)\"` 在 Linux 上应以 `+cpu` 结尾。"
+            "不是时（阿里云镜像还没有最新版本，pip 改从 PyPI 镜像取了 CUDA 版），在上面 `-f` 后的列表里找一个有你的 Python 版本的 "
+            "torch，把第一条命令里的 `torch` 写成 `\"torch==<版本>+cpu\"`（本书需要 torch 2.4 或更新）。")

@@ -39,6 +39,8 @@ def test_each_place_shows_the_one_install_block(place):
     text = PLACES[place]()
     assert f"```bash\n{install.install_block(WHEEL)}\n```" in text, f"{place} 的命令块与 dsx_book/install.py 不同"
     assert install.python_sentence() in text
+    if place != "README.md":
+        assert all(part in text for part in install.torch_note())
     assert "-i 镜像地址" not in text and "download.pytorch.org/whl" not in text
 
 
@@ -53,8 +55,9 @@ def test_block_works_without_foreign_sites():
     assert lines.index(torch) < lines.index(book)   # 先装 CPU 版 torch：之后装 dsx_util 时 pip 不再换成 CUDA 版
     for url in (install.PYPI_MIRROR, install.TORCH_CPU_MIRROR):
         assert re.match(r"https://[a-z.]+\.(edu\.cn|aliyun\.com)/", url)
-    assert "download.pytorch.org" not in install.install_block(WHEEL) + install.torch_note()
-    assert "+cpu" in install.torch_note()   # 说出怎样核对装上的是 CPU 版，以及镜像缺新版本时怎么办
+    note = "".join(install.torch_note())
+    assert "download.pytorch.org" not in install.install_block(WHEEL) + note
+    assert "+cpu" in note and "torch==<版本>+cpu" in note   # 说出怎样核对装上的是 CPU 版，以及镜像缺新版本时怎么办
 
 
 def test_python_version_comes_from_requires_python(tmp_path):

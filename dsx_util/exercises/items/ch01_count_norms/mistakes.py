@@ -6,24 +6,24 @@
 
 
 def _src(count, params):
-    return f'def count_norms(cfg):\n    n, e = cfg["n_layers"], cfg["emb_dim"]\n    return {count}, {params}\n'
+    return f'def count_norms(cfg):\n    blocks, dim = cfg["n_layers"], cfg["emb_dim"]\n    return {count}, {params}\n'
 
 
 MISTAKES = [
     ('not_pair', ['not_pair'], 'def count_norms(cfg):\n    return 2 * cfg["n_layers"] + 1\n'),
-    ('forgot_final_norm', ['forgot_final_norm'], _src("2 * n", "2 * n * 2 * e")),
-    ('one_norm_per_block', ['one_norm_per_block'], _src("n + 1", "(n + 1) * 2 * e")),
-    ('params_missing_shift', ['params_missing_shift'], _src("2 * n + 1", "(2 * n + 1) * e")),
+    ('forgot_final_norm', ['forgot_final_norm'], _src("2 * blocks", "2 * blocks * 2 * dim")),
+    ('one_norm_per_block', ['one_norm_per_block'], _src("blocks + 1", "(blocks + 1) * 2 * dim")),
+    ('params_missing_shift', ['params_missing_shift'], _src("2 * blocks + 1", "(2 * blocks + 1) * dim")),
     ('hard_coded', ['hard_coded'], "def count_norms(cfg):\n    return 25, 38400\n"),
-    ('wrong_count', ['wrong_count'], _src("3 * n + 1", "(3 * n + 1) * 2 * e")),
-    ('wrong_params', ['wrong_params'], _src("2 * n + 1", "(2 * n + 1) * 4 * e")),
+    ('wrong_count', ['wrong_count'], _src("3 * blocks + 1", "(3 * blocks + 1) * 2 * dim")),
+    ('wrong_params', ['wrong_params'], _src("2 * blocks + 1", "(2 * blocks + 1) * 4 * dim")),
 ]
 
 # 目录里没有专门对应的错误：检查器仍说出是个数还是参数不对
 NOVEL = [
     ('参数按 n_heads 算', ['wrong_params'],
-     'def count_norms(cfg):\n    n = 2 * cfg["n_layers"] + 1\n    return n, n * 2 * cfg["n_heads"]\n'),
-    ('把输出头也算成一个层归一化', ['wrong_count'], _src("2 * n + 2", "(2 * n + 2) * 2 * e")),
+     'def count_norms(cfg):\n    count = 2 * cfg["n_layers"] + 1\n    return count, count * 2 * cfg["n_heads"]\n'),
+    ('把输出头也算成一个层归一化', ['wrong_count'], _src("2 * blocks + 2", "(2 * blocks + 2) * 2 * dim")),
 ]
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
