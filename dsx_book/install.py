@@ -48,23 +48,26 @@ def python_sentence(root=ROOT):
 
 
 def install_block(wheel):
-    """读者复制的命令块（不含 ``` 围栏）：建虚拟环境、装 CPU 版 PyTorch 和 dsx_util、打开 JupyterLab。
-    国内镜像就写在命令里，整块复制即可运行；在能直接访问 PyPI 的地方，它同样能用。"""
+    """读者复制的命令块（不含 ``` 围栏）：建虚拟环境、设国内镜像、装 CPU 版 PyTorch 和 dsx_util、打开 JupyterLab。
+    国内镜像就写在命令里，整块复制即可运行；在能直接访问 PyPI 的地方，它同样能用。每行不超过 80 个字符
+    （1280 px 宽时代码框不用横向滚动）；Windows 的命令提示符不认行尾的 \\ 续行，所以不用续行。"""
     return "\n".join([
         "python -m venv .venv",
         "source .venv/bin/activate",
         "# Windows 上激活用：.venv\\Scripts\\activate",
-        "# 下面两行用国内镜像：PyTorch 取阿里云镜像的 CPU 版（不带 CUDA，小得多），其余取清华的 PyPI 镜像",
-        f"pip install torch -f {TORCH_CPU_MIRROR} -i {PYPI_MIRROR}",
-        f"pip install ./{wheel} jupyterlab -i {PYPI_MIRROR}",
+        "# 国内镜像（清华 PyPI 镜像），只对这个虚拟环境生效",
+        f"pip config --site set global.index-url {PYPI_MIRROR}",
+        "# 只带 CPU 的 PyTorch，取自阿里云镜像",
+        f"pip install torch -f {TORCH_CPU_MIRROR}",
+        f"pip install ./{wheel} jupyterlab",
         "jupyter lab",
     ])
 
 
 def torch_note():
     """命令块下面的两段话：第一条 pip 做什么；怎样核对，镜像缺新版本时怎么办（读者在中国大陆也能照做）。"""
-    return ("第一条 pip 命令从阿里云镜像安装只带 CPU 的 PyTorch：Linux 上 PyPI 镜像默认给带 CUDA 的版本（几个 GB）；"
+    return ("`pip install torch` 那一行从阿里云镜像安装只带 CPU 的 PyTorch：Linux 上 PyPI 镜像默认给带 CUDA 的版本（几个 GB）；"
             "Windows、macOS 上 PyPI 的 PyTorch 本来就只带 CPU，这一行照样可用。",
             "核对：`python -c \"import torch; print(torch.__version__)\"` 在 Linux 上应以 `+cpu` 结尾。"
             "不是时（阿里云镜像还没有最新版本，pip 改从 PyPI 镜像取了 CUDA 版），在上面 `-f` 后的列表里找一个有你的 Python 版本的 "
-            "torch，把第一条命令里的 `torch` 写成 `\"torch==<版本>+cpu\"`（本书需要 torch 2.4 或更新）。")
+            "torch，把那一行的 `torch` 写成 `\"torch==<版本>+cpu\"`（本书需要 torch 2.4 或更新）。")

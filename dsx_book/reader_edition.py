@@ -221,7 +221,7 @@ def local_run_notes(app, docnames):
 
 {install.python_sentence()}。在本文件所在的文件夹里打开终端（Windows 用「命令提示符」或 PowerShell），
 运行下面的命令：建一个虚拟环境并激活它，装只带 CPU 的 PyTorch，再从本文件夹里的 wheel 安装 dsx_util 和 JupyterLab。
-国内镜像已经写在命令里（`-i` 与 `-f` 后面的地址），整块复制即可；不需要访问 download.pytorch.org、PyPI 或 GitHub。
+国内镜像已经写在命令里（`pip config` 那一行与 `-f` 后面的地址），整块复制即可；不需要访问 download.pytorch.org、PyPI 或 GitHub。
 
 ```bash
 {install.install_block(wheel)}

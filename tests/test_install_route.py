@@ -30,10 +30,6 @@ PLACES = {
 }
 
 
-def pip_lines(block):
-    return [shlex.split(line) for line in block.splitlines() if line.startswith("pip install")]
-
-
 @pytest.mark.parametrize("place", sorted(PLACES))
 def test_each_place_shows_the_one_install_block(place):
     text = PLACES[place]()
@@ -45,19 +41,24 @@ def test_each_place_shows_the_one_install_block(place):
 
 
 def test_block_works_without_foreign_sites():
-    lines = pip_lines(install.install_block(WHEEL))
-    assert len(lines) == 2
-    for args in lines:   # 每条下载东西的 pip 命令都指定国内镜像作为索引
-        assert args[args.index("-i") + 1] == install.PYPI_MIRROR
-    torch, book = lines
+    block = install.install_block(WHEEL)
+    commands = [shlex.split(line) for line in block.splitlines() if line.startswith("pip ")]
+    # 第一条 pip 命令把国内镜像设为这个虚拟环境（--site）的索引，之后的每条 pip install 都从它下载
+    assert commands[0] == ["pip", "config", "--site", "set", "global.index-url", install.PYPI_MIRROR]
+    installs = commands[1:]
+    assert len(installs) == 2 and all(c[:2] == ["pip", "install"] for c in installs)
+    torch, book = installs
     assert torch[2] == "torch" and torch[torch.index("-f") + 1] == install.TORCH_CPU_MIRROR
     assert f"./{WHEEL}" in book and "jupyterlab" in book
-    assert lines.index(torch) < lines.index(book)   # 先装 CPU 版 torch：之后装 dsx_util 时 pip 不再换成 CUDA 版
+    assert block.index("pip install torch") < block.index(f"pip install ./{WHEEL}")   # 先装 CPU 版：之后 pip 不再换成 CUDA 版
     for url in (install.PYPI_MIRROR, install.TORCH_CPU_MIRROR):
         assert re.match(r"https://[a-z.]+\.(edu\.cn|aliyun\.com)/", url)
     note = "".join(install.torch_note())
-    assert "download.pytorch.org" not in install.install_block(WHEEL) + note
+    assert "download.pytorch.org" not in block + note
     assert "+cpu" in note and "torch==<版本>+cpu" in note   # 说出怎样核对装上的是 CPU 版，以及镜像缺新版本时怎么办
+    # 每行不超过 80 个字符（汉字按两格）：1280 px 宽时代码框不用横向滚动；不用 \\ 续行（Windows 的命令提示符不认）
+    assert all(sum(2 if ord(ch) > 0x2E80 else 1 for ch in line) <= 80 for line in block.splitlines())
+    assert not any(line.endswith("\\") for line in block.splitlines())
 
 
 def test_python_version_comes_from_requires_python(tmp_path):
