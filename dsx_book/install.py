@@ -49,14 +49,15 @@ def python_sentence(root=ROOT):
 
 def install_block(wheel):
     """读者复制的命令块（不含 ``` 围栏）：建虚拟环境、设国内镜像、装 CPU 版 PyTorch 和 dsx_util、打开 JupyterLab。
-    国内镜像就写在命令里，整块复制即可运行；在能直接访问 PyPI 的地方，它同样能用。每行不超过 80 个字符
-    （1280 px 宽时代码框不用横向滚动）；Windows 的命令提示符不认行尾的 \\ 续行，所以不用续行。"""
+    国内镜像就写在命令里，整块复制即可运行；在能直接访问 PyPI 的地方，它同样能用。镜像用清华镜像帮助页的写法设为
+    pip 的默认索引（用户设置，注释里写着怎样撤销）。每行不超过 72 个字符（命令块在首页和第 0 章的列表里，
+    1280 px 宽时不用横向滚动）；Windows 的命令提示符不认行尾的 \\ 续行，所以不用续行。"""
     return "\n".join([
         "python -m venv .venv",
         "source .venv/bin/activate",
         "# Windows 上激活用：.venv\\Scripts\\activate",
-        "# 国内镜像（清华 PyPI 镜像），只对这个虚拟环境生效",
-        f"pip config --site set global.index-url {PYPI_MIRROR}",
+        "# 国内镜像（清华）；撤销：pip config unset global.index-url",
+        f"pip config set global.index-url {PYPI_MIRROR}",
         "# 只带 CPU 的 PyTorch，取自阿里云镜像",
         f"pip install torch -f {TORCH_CPU_MIRROR}",
         f"pip install ./{wheel} jupyterlab",

@@ -43,8 +43,9 @@ def test_each_place_shows_the_one_install_block(place):
 def test_block_works_without_foreign_sites():
     block = install.install_block(WHEEL)
     commands = [shlex.split(line) for line in block.splitlines() if line.startswith("pip ")]
-    # 第一条 pip 命令把国内镜像设为这个虚拟环境（--site）的索引，之后的每条 pip install 都从它下载
-    assert commands[0] == ["pip", "config", "--site", "set", "global.index-url", install.PYPI_MIRROR]
+    # 第一条 pip 命令把国内镜像设为 pip 的默认索引，之后的每条 pip install 都从它下载；注释里写着怎样撤销
+    assert commands[0] == ["pip", "config", "set", "global.index-url", install.PYPI_MIRROR]
+    assert "pip config unset global.index-url" in block
     installs = commands[1:]
     assert len(installs) == 2 and all(c[:2] == ["pip", "install"] for c in installs)
     torch, book = installs
@@ -56,8 +57,8 @@ def test_block_works_without_foreign_sites():
     note = "".join(install.torch_note())
     assert "download.pytorch.org" not in block + note
     assert "+cpu" in note and "torch==<版本>+cpu" in note   # 说出怎样核对装上的是 CPU 版，以及镜像缺新版本时怎么办
-    # 每行不超过 80 个字符（汉字按两格）：1280 px 宽时代码框不用横向滚动；不用 \\ 续行（Windows 的命令提示符不认）
-    assert all(sum(2 if ord(ch) > 0x2E80 else 1 for ch in line) <= 80 for line in block.splitlines())
+    # 每行不超过 72 格（汉字按两格）：列表里的代码框在 1280 px 宽时不用横向滚动；不用 \\ 续行（Windows 的命令提示符不认）
+    assert all(sum(2 if ord(ch) > 0x2E80 else 1 for ch in line) <= 72 for line in block.splitlines())
     assert not any(line.endswith("\\") for line in block.splitlines())
 
 
