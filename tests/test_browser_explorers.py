@@ -638,3 +638,97 @@ def test_geometry_explorer_runs_in_jupyterlab(browser, jupyter_lab):  # noqa: F8
         cell.screenshot(path=str(out / "jupyterlab-ch08-geometry-explorer.png"))
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------- 真实激活值探索器（第 13 章）
+ACT_ROLES = ("act-mu", "act-var", "act-sigma", "act-lo", "act-hi", "act-med", "act-ratio", "act-j", "act-xj", "act-hj",
+             "act-gj", "act-bj", "act-yj", "act-y-mean", "act-y-var", "act-slope")
+
+
+def act_page_matches_kernel(root, ex):
+    """页面内视图（JS）显示的文字、散点与柱子，与同一层、同一词元的内核视图（torch + Python 生成的 SVG）相同。"""
+    shown, kernel = ex.shown(), ex._w["view"].value
+    for role in ACT_ROLES:
+        page_text = root.locator(f'[data-role="{role}"]').first.inner_text()
+        if page_text != shown[role]:              # 末位的舍入可能不同（JS 与 torch 的求和顺序）
+            assert float(page_text) == pytest.approx(float(shown[role]), abs=1.1e-4), role
+    for role in ("scatter-all", "scatter-sel"):   # 对齐到 0.5 的整数运算：两边逐字相同
+        kernel_d = re.search(rf'data-role="{role}" d="([^"]*)"', kernel).group(1)
+        assert root.locator(f'[data-role="{role}"]').get_attribute("d") == kernel_d, role
+    kernel_line = re.search(r'data-role="scatter-line" d="([^"]*)"', kernel).group(1)
+    assert numbers(root.locator('[data-role="scatter-line"]').get_attribute("d")) == pytest.approx(numbers(kernel_line), abs=0.011)
+    for chart in ("chart-x", "chart-xhat", "chart-y"):
+        svg = re.search(rf'<svg[^>]*data-role="{chart}".*?</svg>', kernel, re.S).group(0)
+        for cls in ("dsx-bars", "dsx-sel", "dsx-over", "dsx-hi"):
+            page_node = root.locator(f'[data-role="{chart}"] .{cls}')
+            if cls == "dsx-hi":
+                assert page_node.text_content() == re.search(r'class="dsx-hi"[^>]*>([^<]*)<', svg).group(1)
+                continue
+            kernel_d = re.search(rf'class="{cls}"[^>]*d="([^"]*)"', svg).group(1)
+            assert numbers(page_node.get_attribute("d")) == pytest.approx(numbers(kernel_d), abs=0.011), (chart, cls)
+    selected = root.evaluate("r => Array.from(r.querySelectorAll('.dsx-tok-sel')).map(e => e.dataset.t)")
+    assert selected == re.findall(r'dsx-tok-sel" data-t="(\d+)"', kernel)
+
+
+def test_activation_explorer_page_view_matches_kernel_view(blank_page):
+    from test_widgets import TINY_TEXT, tiny_data
+    from dsx_util.widgets import activation_explorer
+    from dsx_util.widgets.activation_explorer import unpack
+
+    _, _, data = tiny_data()
+    ex = activation_explorer(data, layer=1, token=4)
+    blank_page.set_content("<!doctype html><html><head><meta charset='utf-8'></head><body>" + ex._repr_html_()
+                           + "</body></html>")
+    root = blank_page.locator('[data-explorer="activations"]')
+    # 解码：JS 从 base64 读出的每个数与 Python 的完全相同
+    for L in data["layers"]:
+        page_x = blank_page.evaluate("p => Array.from(window.DSXExplorers.unpack(p))", L["x"])
+        assert page_x == unpack(L["x"])
+    act_page_matches_kernel(root, ex)
+    # 换层、换词元（下拉菜单、上一个/下一个按钮、点句子里的字）：每一步都与内核视图一致
+    for layer, token in ((0, 0), (4, 19), (2, 7)):
+        root.locator('[data-role="layer"]').select_option(str(layer))
+        root.locator('[data-role="token"]').select_option(str(token))
+        ex.set(layer=layer, token=token)
+        act_page_matches_kernel(root, ex)
+    root.locator('[data-role="next"]').click()
+    ex.set(token=8)
+    act_page_matches_kernel(root, ex)
+    root.locator('[data-role="prev"]').click()
+    root.locator('[data-role="prev"]').click()
+    ex.set(token=6)
+    act_page_matches_kernel(root, ex)
+    root.locator('.dsx-tok[data-t="12"]').click()
+    assert root.locator('[data-role="token"]').input_value() == "12"
+    ex.set(token=12)
+    act_page_matches_kernel(root, ex)
+    root.locator('[data-role="token"]').select_option("0")
+    root.locator('[data-role="prev"]').click()              # 从第一个往前：绕到最后一个
+    assert root.locator('[data-role="token"]').input_value() == str(len(TINY_TEXT) - 1)
+    for control in root.locator("select").all():
+        assert root.locator(f'label[for="{control.get_attribute("id")}"]').count() == 1
+    assert_clean(blank_page)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_activation_explorer_fits_390px_and_is_readable_in_a_blank_page(browser, scheme):
+    """不依赖构建好的书：390 px 宽、亮色与暗色下不横向溢出，控件至少 24 px，文字对比度 ≥ 4.5:1。"""
+    from test_widgets import tiny_data
+    from dsx_util.widgets import activation_explorer
+
+    context, page = _phone_page(browser, width=390, scheme=scheme)
+    try:
+        theme = "dark" if scheme == "dark" else "light"
+        page.set_content(f"<!doctype html><html data-theme='{theme}'><head><meta charset='utf-8'></head>"
+                         "<body style='margin:0'>" + activation_explorer(tiny_data()[2])._repr_html_() + "</body></html>")
+        root = page.locator('[data-explorer="activations"]')
+        sw, cw = root.evaluate("r => [r.scrollWidth, r.clientWidth]")
+        assert sw <= cw, (sw, cw)
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+        low = [r for r in root.evaluate(CONTRAST_JS) if r["ratio"] < 4.5]
+        assert not low, f"{scheme}：对比度不足 4.5:1：{low}"
+        for control in root.locator("input, select, button").all():
+            b = control.bounding_box()
+            assert b["height"] >= 24 and b["width"] >= 24, f"控件太小：{control.get_attribute('data-role')} {b}"
+    finally:
+        context.close()

@@ -371,5 +371,5 @@
   }
 
   window.DSXExplorers = { layer_norm: layerNorm, dim_keepdim: dimKeepdim, activations: activations,
-    broadcastRule: broadcastRule, fmt: fmt };
+    broadcastRule: broadcastRule, fmt: fmt, unpack: unpack };
 })();
