@@ -18,7 +18,7 @@ CODES = {
     "extra_modules": "多了这些不是层归一化的模块：{names}。只在层归一化模块上注册钩子。",
     "wrong_axis": "{name} 的 σ 形状应为 [B, T] = {want}（每个词元一个），你的是 {got}：方差要沿最后一维（嵌入维度）求。",
     "used_output": "你记下的是层归一化的输出，不是输入：钩子 hook(module, inputs, output) 的输入在第二个参数 inputs 里（取 inputs[0]）。",
-    "unbiased": "方差用了无偏估计（除以 H−1）：层归一化用有偏估计，unbiased=False。",
+    "unbiased_variance": "方差用了无偏估计（除以 H−1）：层归一化用有偏估计，unbiased=False。",
     "no_eps": "σ 里少了 ε：层归一化除以的是 √(Var(x) + ε)，ε 用这个模块自己的 eps。",
     "eps_outside_sqrt": "ε 加在了根号外面：σ = √(Var(x) + ε)，ε 先加到方差上再开平方。",
     "missing_sqrt": "这是方差加 ε，还差开平方：σ = √(Var(x) + ε)。",
@@ -30,7 +30,7 @@ CODES = {
                   "否则以后每次前向传播都会再运行它们。",
     "hooks_left_on_error": "前向传播出错时（{error}），模型上留下了 {count} 个前向钩子：把 model(idx) 放进 try，"
                            "在 finally 里移除钩子，出错时也会执行。",
-    "requires_grad": "{name} 的 σ 还连着计算图（requires_grad=True）：在 torch.no_grad() 里运行模型，或存之前 .detach()。",
+    "kept_graph": "{name} 的 σ 还连着计算图（requires_grad=True）：在 torch.no_grad() 里运行模型，或存之前 .detach()。",
 }
 
 EMB, CTX = 8, 8
@@ -89,7 +89,7 @@ def _sigma(x, eps, unbiased=False, eps_kind="own", last_eps=0.3):
     return torch.sqrt(var + e)
 
 
-_FLAG_CODES = {("source", "output"): "used_output", ("unbiased", True): "unbiased", ("eps_kind", "none"): "no_eps",
+_FLAG_CODES = {("source", "output"): "used_output", ("unbiased", True): "unbiased_variance", ("eps_kind", "none"): "no_eps",
                ("eps_kind", "outside"): "eps_outside_sqrt", ("eps_kind", "nosqrt"): "missing_sqrt",
                ("eps_kind", "fixed"): "eps_hardcoded", ("eps_kind", "last"): "late_binding_eps"}
 
@@ -186,7 +186,7 @@ def check_collect_sigma(fn):
                                                     got=f"{float(value[n].detach().flatten()[pos]):.5g}")))
     grad = [n for n in common if value[n].requires_grad]
     if grad:
-        findings.append(("requires_grad", _msg(CODES, "requires_grad", name=grad[0])))
+        findings.append(("kept_graph", _msg(CODES, "kept_graph", name=grad[0])))
     if not left:   # 前向传播出错时也要移除钩子
         broken = _model()
         _, failure = _call(fn, broken, torch.zeros(1, CTX + 4, dtype=torch.long))

@@ -89,7 +89,7 @@ _GRAD = _src().replace("        with torch.no_grad():\n            model(idx)", 
 
 MISTAKES = [
     ("记成了输出", ["used_output"], _src(x="output")),
-    ("无偏估计", ["unbiased"], _src(sigma="torch.sqrt(x.var(dim=-1) + mod.eps)")),
+    ("无偏估计", ["unbiased_variance"], _src(sigma="torch.sqrt(x.var(dim=-1) + mod.eps)")),
     ("没有 ε", ["no_eps"], _src(sigma="x.std(dim=-1, unbiased=False)")),
     ("ε 在根号外", ["eps_outside_sqrt"], _src(sigma="x.std(dim=-1, unbiased=False) + mod.eps")),
     ("少开平方", ["missing_sqrt"], _src(sigma="x.var(dim=-1, unbiased=False) + mod.eps")),
@@ -107,17 +107,17 @@ MISTAKES = [
     ("返回列表", ["not_dict"], _src(cleanup="for h in handles:\n            h.remove()\n    sigmas = list(sigmas.values())")),
     ("没有移除钩子", ["hooks_left"], _src(cleanup="pass")),
     ("没有 try/finally：出错时钩子留在模型上", ["hooks_left_on_error"], _NO_FINALLY),
-    ("没在 no_grad 里运行", ["requires_grad"], _GRAD),
+    ("没在 no_grad 里运行", ["kept_graph"], _GRAD),
     ("值用了 Python 列表", ["not_tensor"], _src(sigma="torch.sqrt(x.var(dim=-1, unbiased=False) + mod.eps).tolist()")),
 ]
 
 NOVEL = [
-    ("两处典型错误：记成输出 + 无偏估计", ["used_output", "unbiased"],
+    ("两处典型错误：记成输出 + 无偏估计", ["used_output", "unbiased_variance"],
      _src(x="output", sigma="torch.sqrt(x.var(dim=-1) + mod.eps)")),
-    ("两处典型错误：没有 ε + 无偏估计（torch.std 的默认）", ["unbiased", "no_eps"], _src(sigma="x.std(dim=-1)")),
+    ("两处典型错误：没有 ε + 无偏估计（torch.std 的默认）", ["unbiased_variance", "no_eps"], _src(sigma="x.std(dim=-1)")),
     ("σ 里多乘了 γ", ["sigma_mismatch"], _src(sigma="torch.sqrt(x.var(dim=-1, unbiased=False) + mod.eps) * "
                                                    "(mod.scale if hasattr(mod, 'scale') else mod.weight).mean()")),
-    ("没移除钩子，也没在 no_grad 里运行", ["hooks_left", "requires_grad"], _GRAD.replace(
+    ("没移除钩子，也没在 no_grad 里运行", ["hooks_left", "kept_graph"], _GRAD.replace(
         "for h in handles:\n            h.remove()", "pass")),
 ]
 
@@ -133,12 +133,12 @@ REQUIREMENTS = [
      "missed_nn_layer_norm", "nn.LayerNorm"),
     ("记下输入", "x = inputs[0]", "x = output", "used_output", "输入"),
     ("沿最后一维", "x.var(dim=-1, unbiased=False)", "x.var(dim=0, unbiased=False)", "wrong_axis", "最后一维"),
-    ("有偏方差", "x.var(dim=-1, unbiased=False)", "x.var(dim=-1, unbiased=True)", "unbiased", "有偏"),
+    ("有偏方差", "x.var(dim=-1, unbiased=False)", "x.var(dim=-1, unbiased=True)", "unbiased_variance", "有偏"),
     ("ε 用这个模块自己的 eps", "torch.sqrt(var + mod.eps)", "torch.sqrt(var + 1e-5)", "eps_hardcoded", "eps"),
     ("调用结束后移除钩子", "            handle.remove()", "            pass", "hooks_left", "remove()"),
     ("出错时也移除钩子", ("    try:\n        with torch.no_grad():\n            model(idx)\n    finally:"
                          "                                                     # 出错也要移除钩子\n"),
      ("    with torch.no_grad():\n        model(idx)\n    if True:\n"), "hooks_left_on_error", "finally"),
-    ("返回的张量不带梯度", "        with torch.no_grad():\n            model(idx)", "        model(idx)", "requires_grad",
+    ("返回的张量不带梯度", "        with torch.no_grad():\n            model(idx)", "        model(idx)", "kept_graph",
      "no_grad"),
 ]

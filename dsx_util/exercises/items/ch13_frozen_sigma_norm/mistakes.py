@@ -83,6 +83,7 @@ def frozen_sigma_norm(rows, sigma, gamma, beta):
     mu = sum(rows[0]) / len(rows[0])
     return [[g * (v - mu) / sigma + b for v, g, b in zip(row, gamma, beta)] for row in rows]
 '''),
+    ("分母写死成 2.5，没用参数 sigma", ["sigma_not_divided"], _src(y="g * (v - mu) / 2.5 + b")),
     ("γ 只用了第一个", ["gamma_not_featurewise"], _src(y="gamma[0] * (v - mu) / sigma + b")),
 ]
 
