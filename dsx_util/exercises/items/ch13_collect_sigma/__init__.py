@@ -3,3 +3,5 @@
 TITLE = "用前向钩子收集每个层归一化输入的 σ"
 CHECKER = "check_collect_sigma"
 CHAPTER = "ch13_trained_model"
+# 题目要求必须用到的名字：名字 -> 题目里的要求
+REQUIRED_NAMES = {"register_forward_hook": "用前向钩子 register_forward_hook 记下输入"}

@@ -116,7 +116,8 @@ def _close(a, b):
 
 
 def _hooks(model):
-    return sum(len(m._forward_hooks) for m in model.modules())
+    """模型上还挂着的前向钩子（含前置钩子）个数。"""
+    return sum(len(m._forward_hooks) + len(m._forward_pre_hooks) for m in model.modules())
 
 
 def _names(names):

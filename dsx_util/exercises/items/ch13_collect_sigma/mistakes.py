@@ -129,6 +129,9 @@ NOVEL = [(what, codes, _fn(source)) for what, codes, source in NOVEL]
 # 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
 # (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
 REQUIREMENTS = [
+    ("用 register_forward_hook", "module.register_forward_hook(hook)",
+     "module.register_forward_pre_hook(lambda mod, inputs, hook=hook: hook(mod, inputs, None))", "missing_call",
+     "register_forward_hook"),
     ("每个层归一化一项（两种都找）", "isinstance(module, (LayerNorm, nn.LayerNorm))", "isinstance(module, LayerNorm)",
      "missed_nn_layer_norm", "nn.LayerNorm"),
     ("记下输入", "x = inputs[0]", "x = output", "used_output", "输入"),
