@@ -108,15 +108,17 @@ MISTAKES = [
     ("没有移除钩子", ["hooks_left"], _src(cleanup="pass")),
     ("没有 try/finally：出错时钩子留在模型上", ["hooks_left_on_error"], _NO_FINALLY),
     ("没在 no_grad 里运行", ["kept_graph"], _GRAD),
+    ("σ 里多乘了 γ", ["sigma_mismatch"], _src(sigma="torch.sqrt(x.var(dim=-1, unbiased=False) + mod.eps) * "
+                                                   "(mod.scale if hasattr(mod, 'scale') else mod.weight).mean()")),
     ("值用了 Python 列表", ["not_tensor"], _src(sigma="torch.sqrt(x.var(dim=-1, unbiased=False) + mod.eps).tolist()")),
 ]
 
 NOVEL = [
+    ("σ 用了第一个词元的均值（各词元共用一个 μ）", ["sigma_mismatch"],
+     _src(sigma="torch.sqrt(((x - x[..., :1, :].mean(dim=-1, keepdim=True)) ** 2).mean(dim=-1) + mod.eps)")),
     ("两处典型错误：记成输出 + 无偏估计", ["used_output", "unbiased_variance"],
      _src(x="output", sigma="torch.sqrt(x.var(dim=-1) + mod.eps)")),
     ("两处典型错误：没有 ε + 无偏估计（torch.std 的默认）", ["unbiased_variance", "no_eps"], _src(sigma="x.std(dim=-1)")),
-    ("σ 里多乘了 γ", ["sigma_mismatch"], _src(sigma="torch.sqrt(x.var(dim=-1, unbiased=False) + mod.eps) * "
-                                                   "(mod.scale if hasattr(mod, 'scale') else mod.weight).mean()")),
     ("没移除钩子，也没在 no_grad 里运行", ["hooks_left", "kept_graph"], _GRAD.replace(
         "for h in handles:\n            h.remove()", "pass")),
 ]
