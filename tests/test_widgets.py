@@ -788,3 +788,20 @@ def test_activation_explorer_page_gets_the_same_spec_and_data_and_bad_input_erro
     with pytest.raises(ValueError):               # 前向出错（序列超过上下文长度）：钩子照样移除
         activation_data(model, list(range(3)) * 20)
     assert all(not mod._forward_hooks for mod in model.modules())
+
+
+def test_activation_data_of_two_models_lists_both_models_layers():
+    """训练后与初始化时的同一个模型放进一个探索器：层列表依次是两个模型的层归一化，名字写在前面，数据各是各的。"""
+    from dsx_util.widgets import activation_data, activation_explorer
+    a, b = tiny_model(0), tiny_model(1)
+    ids = [ord(c) - 90 for c in TINY_TEXT]
+    data = activation_data({"训练后": a, "初始化时": b}, ids, list(TINY_TEXT))
+    one = activation_data(b, ids, list(TINY_TEXT))
+    assert len(data["layers"]) == 10
+    assert data["layers"][0]["label"] == "训练后 · 第 1 块 norm1（注意力之前）"
+    assert data["layers"][5]["name"] == "初始化时/trf_blocks.0.norm1"
+    assert [L["x"] for L in data["layers"][5:]] == [L["x"] for L in one["layers"]]
+    ex = activation_explorer(data, layer=7)
+    assert "初始化时 · 第 2 块 norm1" in ex.widget.children[1].options[7][0]
+    with pytest.raises(ValueError, match="空字典"):
+        activation_data({}, ids)

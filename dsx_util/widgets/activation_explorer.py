@@ -54,10 +54,25 @@ def layer_label(name):
 def activation_data(model, ids, tokens=None):
     """用前向钩子记下 model 读 ids（一句话的词元 ID）时每个层归一化的输入，返回可以交给 activation_explorer 的字典。
 
-    model：GPTModel 这类模型（调用 model(ids[None])）；ids：一维的词元 ID（列表或张量）；
+    model：GPTModel 这类模型（调用 model(ids[None])），或 {名字: 模型} 的字典（例如训练后与初始化时的同一个模型，
+    探索器的层列表里依次列出每个模型的层归一化，名字写在前面）；ids：一维的词元 ID（列表或张量）；
     tokens：可选，每个词元显示的文字（例如 [tokenizer.decode([i]) for i in ids]），默认显示 ID。
     模型临时切换到评估模式（关掉 dropout），结束后恢复原来的模式；钩子无论成败都会移除。
     """
+    if isinstance(model, dict):
+        if not model:
+            raise ValueError("model 是空字典：请传一个模型，或 {名字: 模型}。")
+        parts = [(str(label), _one_model(m, ids, tokens)) for label, m in model.items()]
+        hs = {d["h"] for _, d in parts}
+        if len(hs) != 1:
+            raise ValueError(f"这几个模型的嵌入维度不同（{sorted(hs)}），不能放进同一个探索器。")
+        layers = [dict(L, name=f"{label}/{L['name']}", label=f"{label} · {L['label']}") for label, d in parts
+                  for L in d["layers"]]
+        return dict(parts[0][1], layers=layers)
+    return _one_model(model, ids, tokens)
+
+
+def _one_model(model, ids, tokens):
     import torch
     import torch.nn as nn
 
