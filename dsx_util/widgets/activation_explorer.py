@@ -14,7 +14,7 @@ import math
 import struct
 
 from . import spec as S
-from .explorers import _Explorer, _esc, _json_script, _new_id, _shown, _static, bars_svg
+from .explorers import _Explorer, _esc, _kernel_view, _new_id, _page, _shown, bars_svg
 
 
 # ---------------------------------------------------------------- 数据：量化与解码（与 explorers.js 的 unpack 相同）
@@ -355,11 +355,7 @@ class ActivationExplorer(_Explorer):
             {"label": L["label"], "eps": L["eps"], "x": L["x"], "gamma": L["gamma"], "beta": L["beta"],
              "rx": r["rx"], "rh": r["rh"], "ry": r["ry"], "labels": r["labels"]}
             for L, r in zip(self.layers, self._ranges)]}
-        return (f'<div class="dsx-explorer tex2jax_ignore mathjax_ignore" id="{rid}" data-explorer="activations">'
-                f"<style>{_static('explorers.css')}</style>{body}"
-                f"{_json_script('spec', self.spec)}{_json_script('data', data)}"
-                f"<script>{_static('explorers.js')}\n"
-                f'window.DSXExplorers.activations(document.getElementById("{rid}"));</script></div>')
+        return _page(rid, "activations", body, self.spec, data)
 
     def _plain(self):
         return (f"ActivationExplorer（{len(self.layers)} 个层归一化，{self.t_count} 个词元，H = {self.h}）："
@@ -369,7 +365,6 @@ class ActivationExplorer(_Explorer):
     def _build_widget(self):
         import ipywidgets as W
 
-        from .explorers import _kernel_view
         c = self.spec["controls"]
         style = {"description_width": "6em"}
         lay = W.Layout(width="100%", max_width="480px")
@@ -389,7 +384,6 @@ class ActivationExplorer(_Explorer):
         w["next"].on_click(lambda _b: self.set(token=(self.token + 1) % self.t_count))
 
     def _on_change(self, _change):
-        from .explorers import _kernel_view
         w = self._w
         self.layer, self.token = int(w["layer"].value), int(w["token"].value)
         if not self._busy:
