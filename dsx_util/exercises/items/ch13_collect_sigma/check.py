@@ -17,6 +17,7 @@ CODES = {
     "missing_layers": "少了这些层归一化：{names}。模型里每个层归一化模块都要注册钩子。",
     "extra_modules": "多了这些不是层归一化的模块：{names}。只在层归一化模块上注册钩子。",
     "wrong_axis": "{name} 的 σ 形状应为 [B, T] = {want}（每个词元一个），你的是 {got}：方差要沿最后一维（嵌入维度）求。",
+    "kept_dim": "{name} 的 σ 形状是 {got}，多了最后那一维 1（keepdim=True）：每个词元一个数，形状应为 [B, T] = {want}。",
     "used_output": "你记下的是层归一化的输出，不是输入：钩子 hook(module, inputs, output) 的输入在第二个参数 inputs 里（取 inputs[0]）。",
     "unbiased_variance": "方差用了无偏估计（除以 H−1）：层归一化用有偏估计，unbiased=False。",
     "no_eps": "σ 里少了 ε：层归一化除以的是 √(Var(x) + ε)，ε 用这个模块自己的 eps。",
@@ -162,6 +163,9 @@ def check_collect_sigma(fn):
         v = value[n]
         if not isinstance(v, torch.Tensor):
             return finish(exercise, findings + [("not_tensor", _msg(CODES, "not_tensor", kind=type(v).__name__))])
+        if tuple(v.shape) == tuple(want[n].shape) + (1,):
+            return finish(exercise, findings + [("kept_dim", _msg(CODES, "kept_dim", name=n, want=list(want[n].shape),
+                                                                  got=list(v.shape)))])
         if tuple(v.shape) != tuple(want[n].shape):
             return finish(exercise, findings + [("wrong_axis", _msg(CODES, "wrong_axis", name=n,
                                                                      want=list(want[n].shape), got=list(v.shape)))])

@@ -97,6 +97,8 @@ MISTAKES = [
     ("闭包里用了循环变量 module 的 eps", ["late_binding_eps"], _LATE_EPS),
     ("闭包里用了循环变量 name", ["late_binding_name"], _LATE_NAME),
     ("沿第 0 维求方差", ["wrong_axis"], _src(sigma="torch.sqrt(x.var(dim=0, unbiased=False) + mod.eps)")),
+    ("keepdim=True 留下了最后一维", ["kept_dim"],
+     _src(sigma="torch.sqrt(x.var(dim=-1, keepdim=True, unbiased=False) + mod.eps)")),
     ("只找本书的 LayerNorm", ["missed_nn_layer_norm"], _src(test="isinstance(module, LayerNorm)")),
     ("只找名字里有 norm1 的模块", ["missing_layers"], _src(test="name.endswith('norm1')")),
     ("在所有叶子模块上注册钩子", ["extra_modules"],
