@@ -16,7 +16,7 @@ SHELL := /bin/bash
 timed = t=$$(date +%s); $(2); echo "== $(1)：$$(( $$(date +%s) - t )) 秒"
 DIST_STAMP := _build/dist/.built
 
-.PHONY: book test test-fast bench system prerequisites sync lock clean pdf
+.PHONY: book test test-fast bench system prerequisites sync lock clean pdf model
 
 # 网页版的输入：章节、样式、构建包、dsx_util（各章导入它）和配置；都没有比上次构建新时，make 直接跳过构建。
 # 构建失败（-W：有警告也算）时不写 $(HTML_STAMP)，下次照样重建。
@@ -104,6 +104,11 @@ $(NODE)/.installed: package.json
 # 以 root 运行且缺少时自动安装
 system:
 	@PYTHON=$(PYTHON) sh tools/prerequisites.sh test
+
+# 维护者的一步（构建从不运行它）：训练第 13 章的参考模型，写出 dsx_util/data/ 里的检查点、训练日志与其他结果。
+# 单线程、固定种子与步数；在两核机器上约几十分钟。语料快照是冻结的：要重新生成用 python -m dsx_book.train_reference --corpus
+model: $(VENV)/.installed
+	nice -n 5 $(BIN)/python -m dsx_book.train_reference
 
 # 改了 _config.yml 的仓库地址或章节后运行：更新每章的设置单元格、清空输出
 sync: $(VENV)/.installed

@@ -255,7 +255,9 @@ def test_twine_check_passes(dist):
 def test_wheel_holds_package_static_files_and_version(dist):
     names = zipfile.ZipFile(dist[0]).namelist()
     for name in ("dsx_util/__init__.py", "dsx_util/widgets/static/explorers.js",
-                 "dsx_util/widgets/static/explorers.css", "dsx_util/exercises/catalog.py"):
+                 "dsx_util/widgets/static/explorers.css", "dsx_util/exercises/catalog.py",
+                 "dsx_util/data/reference_model.pt", "dsx_util/data/reference_corpus.txt",
+                 "dsx_util/data/reference_log.json", "dsx_util/data/reference_extras.json"):
         assert name in names, f"wheel 里缺少 {name}"
     meta = zipfile.ZipFile(dist[0]).read(f"dsx_util-{VERSION}.dist-info/METADATA").decode()
     assert re.search(rf"^Version: {re.escape(VERSION)}$", meta, re.M)

@@ -52,6 +52,13 @@ def main(expected_version):
     assert good.passed and not bad.passed and bad.messages, (good.text(), bad.text())
     print(f"检查器：正确实现通过；恒等映射被指出 {len(bad.codes)} 个问题")
 
+    from dsx_util.reference_model import evaluate, load_reference_model, validation_text
+    model, tok = load_reference_model()
+    assert tok.decode(tok.encode("层归一化")) == "层归一化"
+    loss = evaluate(model, torch.tensor(tok.encode(validation_text()[:2000])))
+    assert loss < 4.0, loss
+    print(f"参考模型：检查点在 wheel 里，载入后验证集前 2000 个字符上的损失 {loss:.2f}")
+
 
 if __name__ == "__main__":
     main(sys.argv[1])

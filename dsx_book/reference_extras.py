@@ -1,0 +1,72 @@
+"""维护者一步的第二部分：第 13 章需要、构建时算不起的结果，写进 dsx_util/data/reference_extras.json。
+
+- seeds：同样的配方换种子 1、2 各训练一个模型，算 reference_model.summarize 的统计量（种子 0 用发布的检查点）；
+- frozen_finetune：冻结全部 σ 之后再训练 FINETUNE_STEPS 步的验证损失，对照组是不冻结、同样再训练的模型；
+- ch12_long：第 12 章的四种归一化对比（同样的语料、模型与学习率）训练 120 步与 LONG_STEPS 步的评估损失。
+"""
+import copy
+import json
+import time
+
+import torch
+
+from dsx_util import reference_model as rm
+from dsx_util import variants
+
+OTHER_SEEDS = (1, 2)
+FINETUNE_STEPS = 200
+FINETUNE = dict(rm.TRAIN, lr=3e-4, min_lr=3e-4, warmup=1, log_every=50)
+LONG_STEPS = 600
+
+
+def finetune(model, steps=FINETUNE_STEPS, seed=100):
+    train_ids, val_ids = rm.encode_corpus()
+    return rm.train(model, train_ids, val_ids, steps, seed=seed, cfg=FINETUNE)
+
+
+def ch12_long(log=print):
+    """第 12 章训练对比的设置（VOCAB 8、T 32、lr 1e-2、种子 0–2），训练 120 步与 LONG_STEPS 步。"""
+    tokens, _ = variants.markov_corpus(60_000, vocab_size=8, seed=0)
+    train_tokens, eval_tokens = tokens[:50_000], tokens[50_000:]
+    cfg = variants.tiny_config(vocab_size=8, context_length=32, emb_dim=32, n_layers=2)
+    out = {}
+    for steps in (120, LONG_STEPS):
+        for norm in variants.NORM_KINDS:
+            out[f"{norm}_{steps}"] = [variants.train_variant(norm, seed, train_tokens, steps=steps, lr=1e-2, cfg=cfg,
+                                                             eval_tokens=eval_tokens)[1] for seed in (0, 1, 2)]
+            log(f"第 12 章对比 {norm} {steps} 步：{out[f'{norm}_{steps}']}")
+    return out
+
+
+def main():
+    from dsx_book.train_reference import DATA, load_other_seed
+
+    torch.set_num_threads(1)
+    start = time.perf_counter()
+    train_ids, val_ids = rm.encode_corpus()
+    probe = rm.probe_batch()
+    result = {"finetune_steps": FINETUNE_STEPS, "finetune_lr": FINETUNE["lr"], "long_steps": LONG_STEPS}
+
+    result["ch12_long"] = ch12_long()
+
+    model, _ = rm.load_reference_model()
+    sigmas = rm.typical_sigmas(model, rm.probe_batch(16, "train"))
+    frozen = rm.freeze_sigmas(copy.deepcopy(model), sigmas)
+    plain = copy.deepcopy(model)
+    result["frozen_finetune"] = {
+        "before": rm.evaluate(model, val_ids), "frozen": rm.evaluate(frozen, val_ids),
+        "frozen_log": finetune(frozen), "plain_log": finetune(plain),
+    }
+    print("冻结 σ 后微调：", result["frozen_finetune"]["frozen_log"][-1], flush=True)
+
+    result["seeds"] = {"0": rm.summarize(model, probe, val_ids)}
+    for seed in OTHER_SEEDS:
+        other, log, seconds = load_other_seed(seed)
+        result["seeds"][str(seed)] = dict(rm.summarize(other, probe, val_ids), train_log=log, wall_seconds=round(seconds, 1))
+    result["wall_seconds"] = round(time.perf_counter() - start, 1)
+    (DATA / rm.EXTRAS_FILE).write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"其他结果用了 {result['wall_seconds']:.0f} 秒 → {DATA / rm.EXTRAS_FILE}")
+
+
+if __name__ == "__main__":
+    main()
