@@ -36,10 +36,10 @@ def unpack(packed):
 
 
 def nice(v):
-    """不小于 v 的“整齐”的数（1、2、2.5、5 乘 10 的幂），做坐标轴的范围。"""
+    """不小于 v 的“整齐”的数（1、1.5、2、2.5、3、4、5、6、8 乘 10 的幂），做坐标轴的范围：空出的部分不到三分之一。"""
     v = max(float(v), 1e-9)
     k = 10.0 ** math.floor(math.log10(v))
-    return next(m * k for m in (1.0, 2.0, 2.5, 5.0, 10.0) if m * k >= v * (1 - 1e-12))
+    return next(m * k for m in (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0) if m * k >= v * (1 - 1e-12))
 
 
 def layer_label(name):
