@@ -30,7 +30,7 @@ def ch12_long(log=print):
     train_tokens, eval_tokens = tokens[:50_000], tokens[50_000:]
     cfg = variants.tiny_config(vocab_size=8, context_length=32, emb_dim=32, n_layers=2)
     out = {}
-    for steps in (120, LONG_STEPS):
+    for steps in (120, LONG_STEPS):   # 同一个实验走 120 步（第 12 章构建时的结果）与 LONG_STEPS 步
         for norm in variants.NORM_KINDS:
             out[f"{norm}_{steps}"] = [variants.train_variant(norm, seed, train_tokens, steps=steps, lr=1e-2, cfg=cfg,
                                                              eval_tokens=eval_tokens)[1] for seed in (0, 1, 2)]
@@ -38,34 +38,69 @@ def ch12_long(log=print):
     return out
 
 
-def main():
-    from dsx_book.train_reference import DATA, load_other_seed
+def part_ch12_long():
+    return {"ch12_long": ch12_long()}
 
-    torch.set_num_threads(1)
-    start = time.perf_counter()
+
+def part_frozen_finetune():
     train_ids, val_ids = rm.encode_corpus()
-    probe = rm.probe_batch()
-    result = {"finetune_steps": FINETUNE_STEPS, "finetune_lr": FINETUNE["lr"], "long_steps": LONG_STEPS}
-
-    result["ch12_long"] = ch12_long()
-
     model, _ = rm.load_reference_model()
     sigmas = rm.typical_sigmas(model, rm.probe_batch(16, "train"))
     frozen = rm.freeze_sigmas(copy.deepcopy(model), sigmas)
     plain = copy.deepcopy(model)
-    result["frozen_finetune"] = {
-        "before": rm.evaluate(model, val_ids), "frozen": rm.evaluate(frozen, val_ids),
-        "frozen_log": finetune(frozen), "plain_log": finetune(plain),
-    }
-    print("冻结 σ 后微调：", result["frozen_finetune"]["frozen_log"][-1], flush=True)
+    out = {"before": rm.evaluate(model, val_ids), "frozen": rm.evaluate(frozen, val_ids),
+           "frozen_log": finetune(frozen), "plain_log": finetune(plain)}
+    print("冻结 σ 后微调：", out["frozen_log"][-1], "对照：", out["plain_log"][-1], flush=True)
+    return {"frozen_finetune": out}
 
-    result["seeds"] = {"0": rm.summarize(model, probe, val_ids)}
+
+def part_seeds():
+    from dsx_book.train_reference import load_other_seed
+
+    _, val_ids = rm.encode_corpus()
+    probe = rm.probe_batch()
+    model, _ = rm.load_reference_model()
+    seeds = {"0": rm.summarize(model, probe, val_ids)}
     for seed in OTHER_SEEDS:
         other, log, seconds = load_other_seed(seed)
-        result["seeds"][str(seed)] = dict(rm.summarize(other, probe, val_ids), train_log=log, wall_seconds=round(seconds, 1))
-    result["wall_seconds"] = round(time.perf_counter() - start, 1)
+        seeds[str(seed)] = dict(rm.summarize(other, probe, val_ids), train_log=log, wall_seconds=round(seconds, 1))
+    return {"seeds": seeds}
+
+
+PARTS = {"ch12_long": part_ch12_long, "frozen_finetune": part_frozen_finetune, "seeds": part_seeds}
+
+
+def main(argv=None):
+    """依次算完各部分写进 reference_extras.json；--part 只算一部分（存到 _build/，可以几个进程同时算），--merge 合并。"""
+    import argparse
+
+    from dsx_book.train_reference import DATA, ROOT
+
+    parser = argparse.ArgumentParser(description="第 13 章的其他结果")
+    parser.add_argument("--part", choices=sorted(PARTS))
+    parser.add_argument("--merge", action="store_true")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    part_path = lambda name: ROOT / "_build" / f"reference_extras_{name}.json"   # noqa: E731
+    start = time.perf_counter()
+    if args.part:
+        result = PARTS[args.part]()
+        result["wall_seconds"] = round(time.perf_counter() - start, 1)
+        part_path(args.part).parent.mkdir(exist_ok=True)
+        part_path(args.part).write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
+        print(f"{args.part}：{result['wall_seconds']:.0f} 秒 → {part_path(args.part)}", flush=True)
+        return
+    result = {"finetune_steps": FINETUNE_STEPS, "finetune_lr": FINETUNE["lr"], "long_steps": LONG_STEPS, "wall_seconds": {}}
+    for name, fn in PARTS.items():
+        if args.merge:
+            part = json.loads(part_path(name).read_text(encoding="utf-8"))
+        else:
+            t = time.perf_counter()
+            part = dict(fn(), wall_seconds=round(time.perf_counter() - t, 1))
+        result["wall_seconds"][name] = part.pop("wall_seconds")
+        result.update(part)
     (DATA / rm.EXTRAS_FILE).write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(f"其他结果用了 {result['wall_seconds']:.0f} 秒 → {DATA / rm.EXTRAS_FILE}")
+    print(f"其他结果 → {DATA / rm.EXTRAS_FILE}（各部分用时 {result['wall_seconds']} 秒）")
 
 
 if __name__ == "__main__":

@@ -149,7 +149,7 @@ def main(argv=None):
     print(f"训练 {info['steps']} 步用了 {seconds:.0f} 秒；检查点 {os.path.getsize(DATA / rm.CHECKPOINT_FILE) / 1e6:.2f} MB")
     if not args.no_extras:
         from dsx_book import reference_extras
-        reference_extras.main()
+        reference_extras.main([])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,146 @@
+"""第 13 章：打开一个训练好的模型。读构建执行的结果（run_chapter），检查 glue 出来的数字与正文的说法一致。
+
+参考模型换种子（1、2）的复核在 tests/test_seed_robustness.py（慢层），冻结 σ 后的微调与第 12 章对比的长训练
+来自随包发布的 reference_extras.json（维护者一步算好），这里核对章节读出的数与文件一致。
+"""
+import math
+
+import pytest
+
+from conftest import glued_value
+from dsx_util import reference_model as rm
+
+
+@pytest.fixture(scope="module")
+def g(run_chapter):
+    _, glued, _ = run_chapter("ch13_trained_model")
+    return lambda name: glued_value(glued, name)
+
+
+def test_states_corpus_split_and_training_from_the_log(g):
+    log = rm.training_log()
+    assert g("ch13_corpus_chars") == f"{log['corpus_chars']:,}"
+    assert g("ch13_train_chars") == f"{log['train_chars']:,}" and g("ch13_val_chars") == f"{log['val_chars']:,}"
+    assert g("ch13_vocab") == log["vocab_size"]
+    assert g("ch13_steps") == f"{log['steps']:,}" and g("ch13_n_params") == f"{log['n_params']:,}"
+    assert g("ch13_train_minutes") == pytest.approx(log["wall_seconds"] / 60)
+
+
+def test_trained_model_learned_something(g):
+    assert g("ch13_uniform") == pytest.approx(math.log(g("ch13_vocab")))
+    assert g("ch13_val_fresh") > g("ch13_uniform") - 0.5                  # 初始化时近乎瞎猜
+    assert g("ch13_val_trained") < g("ch13_val_fresh") - 3
+    # float16 存储只让验证损失变化一点点
+    assert g("ch13_val_trained") == pytest.approx(g("ch13_val_final_log"), abs=0.01)
+
+
+def test_training_and_sample_claims(g):
+    # 「训练损失比验证损失低得多：在背训练集」「验证损失直到最后仍在下降（最低的一次在第 N 步）」
+    assert g("ch13_train_final_log") < g("ch13_val_final_log") - 0.3
+    assert g("ch13_val_best_step") == rm.TRAIN["steps"]
+    assert g("ch13_val_best_log") == pytest.approx(g("ch13_val_final_log"))
+    # 「学会了字词」：4 字片段常见于训练语料；「不会意思」：8 字片段「只有」几个百分点，16 字更少
+    assert g("ch13_copy4") > 25
+    assert g("ch13_copy16") <= g("ch13_copy8") < 10 < g("ch13_copy4")
+
+
+def test_residual_stream_claims(g):
+    # 「初始化时几乎一样大」「训练之后随深度变大」「词元之间拉开」「μ 一直很小」
+    assert g("ch13_sigma_last_init") < 1.1 * g("ch13_sigma_first_init")
+    assert g("ch13_sigma_last") > 1.3 * g("ch13_sigma_first")
+    assert g("ch13_spread_init_max") < g("ch13_spread_max")
+    assert g("ch13_spread_min") < g("ch13_spread_max")
+    assert g("ch13_mu_over_sigma") < 0.1
+
+
+def test_s_curve_claims(g):
+    assert g("ch13_s_layer") == "final_norm"                               # σ 在词元之间差得最多的一层
+    assert g("ch13_slope_small") > g("ch13_slope_big")
+    assert g("ch13_big_share") > 20                                        # 是 10% 的两倍以上：来自 σ 大的词元
+    assert g("ch13_s_sigma_ratio") == pytest.approx(g("ch13_s_sigma_max") / g("ch13_s_sigma_min"))
+    # 「S 形只是轻轻一弯」：tanh 比直线好，但只好一点
+    assert 0 <= g("ch13_r2_tanh") - g("ch13_r2_line") < 0.05
+    assert 0.5 < g("ch13_r2_line") <= g("ch13_r2_tanh") <= 1
+
+
+def test_no_massive_activations(g):
+    assert g("ch13_max_ratio") < 20 and g("ch13_chan_ratio") < 3          # 「离上千倍差得很远」
+    assert 5 < g("ch13_max_ratio_init") < 9                               # 「初始化时本来就是七倍左右」
+
+
+def test_gamma_and_beta_claims(g):
+    assert g("ch13_final_gamma_min") > 1                                  # 「全部大于 1」
+    assert g("ch13_final_gamma_min") <= g("ch13_final_gamma_mean") <= g("ch13_final_gamma_max")
+    assert g("ch13_norm2_gamma_mean_min") > g("ch13_norm1_gamma_mean_max")
+    assert max(abs(g("ch13_corr_min")), abs(g("ch13_corr_max"))) < 0.4   # 「几乎无关」
+    assert g("ch13_no_beta_cost") > 0.02 and g("ch13_no_final_beta_cost") > 0
+    assert g("ch13_no_final_beta_cost") > g("ch13_no_beta_cost")          # 「不能简单相加」的证据
+
+
+def test_frozen_sigma_claims(g):
+    assert g("ch13_frozen_cost") > 0.1                                    # 直接冻结会变差
+    assert g("ch13_worst_single") == "final_norm"                         # 「紧挨着输出头，σ 差得也最多」
+    assert g("ch13_worst_single_loss") - g("ch13_val_trained") < g("ch13_frozen_cost")   # 一次一个，代价小得多
+    assert g("ch13_ft_frozen_after") < g("ch13_val_frozen")
+    assert g("ch13_ft_recovered") > 50                                    # 「大部分可以补回来」
+    assert g("ch13_ft_gap") == pytest.approx(g("ch13_ft_frozen_after") - g("ch13_ft_plain_after"))
+
+
+def test_ch12_long_run_changes_the_ranking(g):
+    assert g("ch13_best120") == "不归一化" and g("ch13_worst120") == "DyT"   # 第 12 章的结果
+    assert g("ch13_worstL") == "不归一化"                                   # 训练久了反而最差
+
+
+def test_extras_numbers_come_from_the_shipped_file(g):
+    extras = rm.extras_log()
+    ft = extras["frozen_finetune"]
+    assert g("ch13_ft_steps") == extras["finetune_steps"]
+    assert g("ch13_ft_frozen_after") == pytest.approx(ft["frozen_log"][-1]["val_loss"])
+    assert g("ch13_ft_plain_after") == pytest.approx(ft["plain_log"][-1]["val_loss"])
+    assert g("ch13_val_frozen") == pytest.approx(ft["frozen"], abs=1e-4)     # 章节现算的与维护者一步算的相同
+    assert g("ch13_long_steps") == extras["long_steps"]
+    for norm in ("ln", "rms", "dyt", "none"):
+        assert g(f"ch13_long_{norm}_min") == pytest.approx(min(extras["ch12_long"][f"{norm}_{extras['long_steps']}"]))
+        assert g(f"ch13_short_{norm}_max") == pytest.approx(max(extras["ch12_long"][f"{norm}_120"]))
+
+
+def test_short_run_is_chapter_12s_own_result(run_chapter):
+    """第 12 章构建时训练 120 步的结果，与维护者一步重跑的 120 步相同：长训练确实是同一个实验走得更久。"""
+    _, glued, _ = run_chapter("ch12_modern_variants")
+    extras = rm.extras_log()
+    for norm in ("ln", "rms", "dyt", "none"):
+        runs = extras["ch12_long"][f"{norm}_120"]
+        assert glued_value(glued, f"ch12_final_{norm}_min") == pytest.approx(min(runs), abs=1e-6)
+        assert glued_value(glued, f"ch12_final_{norm}_max") == pytest.approx(max(runs), abs=1e-6)
+
+
+def test_parameter_count_is_about_a_million(g):
+    assert 0.9e6 < int(g("ch13_n_params").replace(",", "")) < 1.2e6      # 「约一百万个参数」
+
+
+# ---------------------------------------------------------------- 第 2、9、12 章指向参考模型的段落
+def test_ch02_and_ch09_pointers_agree_with_chapter_13(run_chapter, g):
+    """第 2、9 章：「训练好的模型里残差流同样随深度变大，增长是训练出来的；刚初始化时几乎不变」。"""
+    for chapter, prefix in (("ch02_why_normalize", "ch02"), ("ch09_pre_post_ln", "ch09")):
+        _, glued, _ = run_chapter(chapter)
+        v = lambda name: glued_value(glued, f"{prefix}_{name}")   # noqa: E731
+        assert v("ref_first") == pytest.approx(g("ch13_sigma_first")) and v("ref_last") == pytest.approx(g("ch13_sigma_last"))
+        assert v("ref_growth") > 1.3 and v("ref_growth_init") < 1.1
+
+
+def test_ch12_pointers_agree_with_chapter_13(run_chapter, g):
+    """第 12 章：「训练久了，不归一化的 3 个种子都比其他三种的每个种子差；DyT 不再比两者慢；LayerNorm 与 RMSNorm 仍分不出高下」。"""
+    _, glued, _ = run_chapter("ch12_modern_variants")
+    v = lambda name: glued_value(glued, name)   # noqa: E731
+    extras = rm.extras_log()
+    long = {n: extras["ch12_long"][f"{n}_{extras['long_steps']}"] for n in ("ln", "rms", "dyt", "none")}
+    assert v("ch12_long_none_min") == pytest.approx(min(long["none"])) > v("ch12_long_others_max")
+    assert v("ch12_long_others_max") == pytest.approx(max(max(long[n]) for n in ("ln", "rms", "dyt")))
+
+    def overlap(a, b):
+        return min(long[a]) <= max(long[b]) and min(long[b]) <= max(long[a])
+    assert overlap("ln", "rms") and overlap("dyt", "ln") and overlap("dyt", "rms")
+    assert g("ch13_worstL") == "不归一化" and g("ch13_worstL_margin") > 0
+    # 「弯得很浅」：第 12 章量的与第 13 章散点图那一层是同一个（σ 不含 ε，所以只近似相等）
+    assert v("ch12_ref_sigma_ratio") == pytest.approx(g("ch13_s_sigma_ratio"), rel=0.02)
+    assert v("ch12_ref_sigma_ratio") < 5
