@@ -79,8 +79,6 @@ def test_gamma_and_beta_claims(g):
 
 def test_frozen_sigma_claims(g):
     assert g("ch13_frozen_cost") > 0.1                                    # 直接冻结会变差
-    assert g("ch13_worst_single") == "final_norm"                         # 「紧挨着输出头，σ 差得也最多」
-    assert g("ch13_worst_single_loss") - g("ch13_val_trained") < g("ch13_frozen_cost")   # 一次一个，代价小得多
     assert g("ch13_ft_frozen_after") < g("ch13_val_frozen")
     assert g("ch13_ft_recovered") > 50                                    # 「大部分可以补回来」
     assert g("ch13_ft_gap") == pytest.approx(g("ch13_ft_frozen_after") - g("ch13_ft_plain_after"))
@@ -134,7 +132,8 @@ def test_ch12_pointers_agree_with_chapter_13(run_chapter, g):
     v = lambda name: glued_value(glued, name)   # noqa: E731
     extras = rm.extras_log()
     long = {n: extras["ch12_long"][f"{n}_{extras['long_steps']}"] for n in ("ln", "rms", "dyt", "none")}
-    assert v("ch12_long_none_min") == pytest.approx(min(long["none"])) > v("ch12_long_others_max")
+    assert v("ch12_long_none_min") == pytest.approx(min(long["none"]))
+    assert v("ch12_long_none_min") > v("ch12_long_others_max")
     assert v("ch12_long_others_max") == pytest.approx(max(max(long[n]) for n in ("ln", "rms", "dyt")))
 
     def overlap(a, b):
