@@ -291,4 +291,5 @@ def test_wheel_works_in_a_fresh_venv(dist, tmp_path):
                           env={**env, "MPLCONFIGDIR": str(tmp_path / "mpl")}, cwd=work)
     print(done.stdout)
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
-    assert done.stdout.count("\n") == 6, done.stdout
+    assert done.stdout.count("\n") == 7, done.stdout
+    assert "参考模型：检查点在 wheel 里" in done.stdout, done.stdout   # 第 13 章的检查点随 wheel 装好、离线载入
