@@ -564,7 +564,8 @@ def test_new_explorers_page_view_matches_kernel_view(blank_page):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("path, kind", [(GEO_PAGE, "norm_geometry"), (AXES_PAGE, "norm_axes")])
+@pytest.mark.parametrize("path, kind", [(GEO_PAGE, "norm_geometry"), (AXES_PAGE, "norm_axes"),
+                                        ("book/ch13_trained_model.html", "activations")])
 def test_new_explorers_fit_390px_readable_in_light_and_dark(browser, site_url, path, kind, scheme):
     """390 px 宽的手机：页面不横向滚动，探索器不溢出，控件至少 24 px，文字对比度 ≥ 4.5:1（轴探索器的每种组色都看）。"""
     context, page = _phone_page(browser, width=390, scheme=scheme)
@@ -573,9 +574,11 @@ def test_new_explorers_fit_390px_readable_in_light_and_dark(browser, site_url, p
         assert page.evaluate("document.documentElement.dataset.theme") == scheme
         root = page.locator(f'[data-explorer="{kind}"]').first
         root.scroll_into_view_if_needed()
-        modes = AXES_MODES if kind == "norm_axes" else [None]
+        modes = AXES_MODES if kind == "norm_axes" else ["0", "4", "8"] if kind == "activations" else [None]
         for mode in modes:
-            if mode:
+            if mode and kind == "activations":          # 浅、中、深几个层都看一遍
+                root.locator('[data-role="layer"]').select_option(mode)
+            elif mode:
                 root.locator('[data-role="mode"]').select_option(mode)
             sw, cw = root.evaluate("r => [r.scrollWidth, r.clientWidth]")
             assert sw <= cw, f"{kind} 在 390 px 宽时横向溢出：{sw} > {cw}"
@@ -726,5 +729,202 @@ def test_phone_keeps_one_picture_and_its_sliders_in_view(browser, site_url):
             top, bottom = min(b["y"] for b in boxes), max(b["y"] + b["height"] for b in boxes)
             assert top >= -0.5 and bottom <= 844.5, (role, top, bottom)
             assert all(b["x"] >= -0.5 and b["x"] + b["width"] <= 390.5 for b in boxes), (role, boxes)
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------- 真实激活值探索器（第 13 章）
+ACT_ROLES = ("act-mu", "act-var", "act-sigma", "act-lo", "act-hi", "act-med", "act-ratio", "act-j", "act-xj", "act-hj",
+             "act-gj", "act-bj", "act-yj", "act-y-mean", "act-y-var", "act-slope")
+
+
+def act_page_matches_kernel(root, ex):
+    """页面内视图（JS）显示的文字、散点与柱子，与同一层、同一词元的内核视图（torch + Python 生成的 SVG）相同。"""
+    shown, kernel = ex.shown(), ex._w["view"].value
+    for role in ACT_ROLES:
+        page_text = root.locator(f'[data-role="{role}"]').first.inner_text()
+        if page_text != shown[role]:              # 末位的舍入可能不同（JS 与 torch 的求和顺序）
+            assert float(page_text) == pytest.approx(float(shown[role]), abs=1.1e-4), role
+    for role in ("scatter-all", "scatter-sel"):   # 对齐到 0.5 的整数运算：两边逐字相同
+        kernel_d = re.search(rf'data-role="{role}" d="([^"]*)"', kernel).group(1)
+        assert root.locator(f'[data-role="{role}"]').get_attribute("d") == kernel_d, role
+    kernel_line = re.search(r'data-role="scatter-line" d="([^"]*)"', kernel).group(1)
+    assert numbers(root.locator('[data-role="scatter-line"]').get_attribute("d")) == pytest.approx(numbers(kernel_line), abs=0.011)
+    for chart in ("chart-x", "chart-xhat", "chart-y"):
+        svg = re.search(rf'<svg[^>]*data-role="{chart}".*?</svg>', kernel, re.S).group(0)
+        for cls in ("dsx-bars", "dsx-sel", "dsx-over", "dsx-hi"):
+            page_node = root.locator(f'[data-role="{chart}"] .{cls}')
+            if cls == "dsx-hi":
+                assert page_node.text_content() == re.search(r'class="dsx-hi"[^>]*>([^<]*)<', svg).group(1)
+                continue
+            kernel_d = re.search(rf'class="{cls}"[^>]*d="([^"]*)"', svg).group(1)
+            assert numbers(page_node.get_attribute("d")) == pytest.approx(numbers(kernel_d), abs=0.011), (chart, cls)
+    selected = root.evaluate("r => Array.from(r.querySelectorAll('.dsx-tok-sel')).map(e => e.dataset.t)")
+    assert selected == re.findall(r'dsx-tok-sel" data-t="(\d+)"', kernel)
+
+
+def test_activation_explorer_page_view_matches_kernel_view(blank_page):
+    from test_widgets import TINY_TEXT, tiny_data
+    from dsx_util.widgets import activation_explorer
+    from dsx_util.widgets.activation_explorer import unpack
+
+    _, _, data = tiny_data()
+    ex = activation_explorer(data, layer=1, token=4)
+    blank_page.set_content("<!doctype html><html><head><meta charset='utf-8'></head><body>" + ex._repr_html_()
+                           + "</body></html>")
+    root = blank_page.locator('[data-explorer="activations"]')
+    # 解码：JS 从 base64 读出的每个数与 Python 的完全相同
+    for L in data["layers"]:
+        page_x = blank_page.evaluate("p => Array.from(window.DSXExplorers.unpack(p))", L["x"])
+        assert page_x == unpack(L["x"])
+    act_page_matches_kernel(root, ex)
+    # 换层、换词元（下拉菜单、上一个/下一个按钮、点句子里的字）：每一步都与内核视图一致
+    for layer, token in ((0, 0), (4, 19), (2, 7)):
+        root.locator('[data-role="layer"]').select_option(str(layer))
+        root.locator('[data-role="token"]').select_option(str(token))
+        ex.set(layer=layer, token=token)
+        act_page_matches_kernel(root, ex)
+    root.locator('[data-role="next"]').click()
+    ex.set(token=8)
+    act_page_matches_kernel(root, ex)
+    root.locator('[data-role="prev"]').click()
+    root.locator('[data-role="prev"]').click()
+    ex.set(token=6)
+    act_page_matches_kernel(root, ex)
+    root.locator('.dsx-tok[data-t="12"]').click()
+    assert root.locator('[data-role="token"]').input_value() == "12"
+    ex.set(token=12)
+    act_page_matches_kernel(root, ex)
+    root.locator('[data-role="token"]').select_option("0")
+    root.locator('[data-role="prev"]').click()              # 从第一个往前：绕到最后一个
+    assert root.locator('[data-role="token"]').input_value() == str(len(TINY_TEXT) - 1)
+    for control in root.locator("select").all():
+        assert root.locator(f'label[for="{control.get_attribute("id")}"]').count() == 1
+    assert_clean(blank_page)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_activation_explorer_fits_390px_and_is_readable_in_a_blank_page(browser, scheme):
+    """不依赖构建好的书：390 px 宽、亮色与暗色下不横向溢出，控件至少 24 px，文字对比度 ≥ 4.5:1。"""
+    from test_widgets import tiny_data
+    from dsx_util.widgets import activation_explorer
+
+    context, page = _phone_page(browser, width=390, scheme=scheme)
+    try:
+        theme = "dark" if scheme == "dark" else "light"
+        page.set_content(f"<!doctype html><html data-theme='{theme}'><head><meta charset='utf-8'></head>"
+                         "<body style='margin:0'>" + activation_explorer(tiny_data()[2])._repr_html_() + "</body></html>")
+        root = page.locator('[data-explorer="activations"]')
+        sw, cw = root.evaluate("r => [r.scrollWidth, r.clientWidth]")
+        assert sw <= cw, (sw, cw)
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+        low = [r for r in root.evaluate(CONTRAST_JS) if r["ratio"] < 4.5]
+        assert not low, f"{scheme}：对比度不足 4.5:1：{low}"
+        for control in root.locator("input, select, button").all():
+            b = control.bounding_box()
+            assert b["height"] >= 24 and b["width"] >= 24, f"控件太小：{control.get_attribute('data-role')} {b}"
+    finally:
+        context.close()
+
+
+ACT_PAGE = "book/ch13_trained_model.html"
+
+
+def test_activation_explorer_in_book_page_shows_the_shipped_model(open_page):
+    """第 13 章：一个真实激活值探索器；数据就是参考模型（包里的检查点）读验证集里那句话时各层归一化的输入，
+    换层、换词元后显示的数与 torch 用同样的数据算出的相同。"""
+    from dsx_util.reference_model import load_reference_model, training_text, validation_text
+    from dsx_util.widgets.activation_explorer import unpack
+    from test_widgets import act_reference
+
+    page = open_page(ACT_PAGE)
+    roots = page.locator('[data-explorer="activations"]')
+    assert roots.count() == 1, "第 13 章应当有一个真实激活值探索器"
+    root = roots.first
+    data = json.loads(root.locator('script[data-role="data"]').text_content())
+    sentence = "".join(data["tokens"])
+    assert sentence in validation_text() and sentence not in training_text(), "句子应取自验证集、训练集里没有"
+    model, tok = load_reference_model()
+    ids = torch.tensor([tok.encode(sentence)])
+    names = [n for n, m in model.named_modules() if n.endswith(("norm1", "norm2", "final_norm"))]
+    assert len(data["layers"]) == len(names) == 9
+    for offset, m in ((0, model),):   # 各层的输入逐个核对（训练后的模型；初始化时的模型只在笔记本里按注释加上）
+        seen = {}
+        mods = dict(m.named_modules())
+        handles = [mods[n].register_forward_hook(lambda _m, i, o, n=n: seen.__setitem__(n, i[0][0].double()))
+                   for n in names]
+        with torch.no_grad():
+            m(ids)
+        for h in handles:
+            h.remove()
+        for k, n in enumerate(names):
+            L = data["layers"][offset + k]
+            x = torch.tensor(unpack(L["x"]), dtype=torch.float64).reshape(seen[n].shape)
+            assert (x - seen[n]).abs().max() <= L["x"]["s"] * 0.5 + 1e-6, (offset, n)
+            g = mods[n].scale.detach().double()
+            assert (torch.tensor(unpack(L["gamma"]), dtype=torch.float64) - g).abs().max() <= L["gamma"]["s"] * 0.5 + 1e-9
+    # 换层、换词元：显示的数与 torch 一致（数据取自页面本身）
+    page_data = {"h": data["h"], "layers": [dict(L, name=str(i)) for i, L in enumerate(data["layers"])]}
+    for layer, token in ((8, 3), (0, 0), (7, len(data["tokens"]) - 1), (4, 10)):
+        root.locator('[data-role="layer"]').select_option(str(layer))
+        root.locator('[data-role="token"]').select_option(str(token))
+        x, y, sig, g, _ = act_reference(page_data, layer, token)
+        assert num(root, "act-sigma") == pytest.approx(float(sig[token]), abs=1e-4)
+        assert num(root, "act-mu") == pytest.approx(float(x.mean()), abs=1e-4)
+        assert num(root, "act-y-var") == pytest.approx(float(y.var(unbiased=False)), abs=1e-4)
+        j = int(x.abs().argmax())
+        assert int(num(root, "act-j")) == j and num(root, "act-yj") == pytest.approx(float(y[j]), abs=1e-4)
+        assert num(root, "act-hi") == pytest.approx(float(sig.max()), abs=1e-4)
+    # 网页轻：探索器（含数据、脚本与样式）不超过 300 KB，整页 HTML 不超过 1 MB（整页的冷加载由 bench/bench_pages.py 测）
+    assert len(root.evaluate("r => r.outerHTML").encode("utf-8")) <= 300_000
+    from conftest import html_dir
+    assert (html_dir() / ACT_PAGE).stat().st_size <= 1_000_000
+    assert_clean(page)
+
+
+def test_activation_explorer_runs_in_jupyterlab(browser, jupyter_lab):  # noqa: F811  夹具
+    """在 JupyterLab 里打开第 13 章的读者版，运行探索器那一格（它自己载入模型）：出现 ipywidgets 下拉菜单和散点图；
+    换一个词元，内核重算，显示的 σ 与 torch 一致。截图存到 _build/screenshots/。"""
+    from conftest import ROOT
+    from dsx_util.reference_model import load_reference_model
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    page = context.new_page()
+    local = jupyter_lab.rstrip("/")
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith((local, "data:", "blob:"))
+               else route.abort())
+    try:
+        page.goto(jupyter_lab + "lab/tree/ch13_trained_model.ipynb")
+        cell = page.locator(".jp-CodeCell", has_text="activation_explorer(data").first
+        cell.wait_for(timeout=60_000)
+        select = cell.locator(".widget-dropdown select")
+        for _ in range(3):                           # 内核刚启动时按键可能落空：没出现控件就再运行一次
+            page.wait_for_timeout(3000)
+            cell.scroll_into_view_if_needed()
+            cell.locator(".jp-InputArea-editor").click()
+            page.keyboard.press("Shift+Enter")
+            try:
+                select.first.wait_for(timeout=90_000)
+                break
+            except Exception:  # noqa: BLE001  Playwright 的超时
+                continue
+        cell.locator('svg[data-role="chart-scatter"]').wait_for(timeout=30_000)
+        assert select.count() == 2
+        before = cell.locator('[data-role="act-sigma"]').first.inner_text()
+        select.nth(1).select_option(index=2)         # 第 2 个词元
+        page.wait_for_function("(s) => { const e = document.querySelector('.jp-OutputArea [data-role=\"act-sigma\"]');"
+                               " return e && e.textContent !== s; }", arg=before, timeout=30_000)
+        model, tok = load_reference_model()
+        sentence = "".join(e.inner_text() for e in cell.locator(".dsx-tok").all())
+        seen = {}
+        h = model.final_norm.register_forward_hook(lambda _m, i, o: seen.__setitem__("x", i[0][0, 2].double()))
+        with torch.no_grad():
+            model(torch.tensor([tok.encode(sentence)]))
+        h.remove()
+        want = float(torch.sqrt(seen["x"].var(unbiased=False) + model.final_norm.eps))
+        assert float(cell.locator('[data-role="act-sigma"]').first.inner_text()) == pytest.approx(want, abs=2e-3)
+        out = ROOT / "_build" / "screenshots"
+        out.mkdir(parents=True, exist_ok=True)
+        cell.screenshot(path=str(out / "jupyterlab-ch13-activation-explorer.png"))
     finally:
         context.close()

@@ -58,7 +58,8 @@ def test_import_stays_light():
 
 
 def test_source_uses_only_widgets_common_to_7_and_8():
-    src = "".join((WIDGETS_SRC / name).read_text(encoding="utf-8") for name in ("explorers.py", "norm_explorers.py"))
+    src = "".join((WIDGETS_SRC / name).read_text(encoding="utf-8")
+                  for name in ("explorers.py", "norm_explorers.py", "activation_explorer.py"))
     assert "tooltip" not in src and "interactive" not in src
     used = set(re.findall(r"\bW\.(\w+)\(", src))
     common = {"FloatSlider", "FloatLogSlider", "Dropdown", "Checkbox", "Button", "HTML", "VBox", "HBox", "Layout"}
@@ -383,7 +384,9 @@ def test_values_beyond_the_fixed_range_are_marked():
 
 
 def test_explorer_layout_has_no_fixed_pixel_widths():
-    for ex in (layer_norm_explorer(), dim_keepdim_explorer(), norm_geometry_explorer(), norm_axes_explorer()):
+    from dsx_util.widgets import activation_explorer
+    for ex in (layer_norm_explorer(), dim_keepdim_explorer(), norm_geometry_explorer(), norm_axes_explorer(),
+               activation_explorer(tiny_data()[2])):
         w = ex.widget and ex._w
         for name, control in w.items():
             width = getattr(getattr(control, "layout", None), "width", None)
@@ -664,3 +667,183 @@ def test_axes_explorer_kernel_widget_page_spec_and_bad_input():
             norm_axes_explorer(bad)
     with pytest.raises(ValueError, match="归一化方式"):
         ex.set(mode="nope")
+
+
+# ---------------------------------------------------------------- 真实激活值探索器（第 13 章）：模型 → 数据 → 显示
+def tiny_model(seed=0, drop_rate=0.1):
+    """与参考模型同一种结构的小模型（随机初始化）：2 个块，嵌入 16 维，final_norm 换成 nn.LayerNorm。"""
+    from dsx_util.gpt import GPTModel
+    torch.manual_seed(seed)
+    m = GPTModel({"vocab_size": 40, "context_length": 32, "emb_dim": 16, "n_heads": 2, "n_layers": 2,
+                  "drop_rate": drop_rate, "qkv_bias": False})
+    m.final_norm = nn.LayerNorm(16)
+    with torch.no_grad():          # 让 γ、β 不是 1 和 0，残差流的尺度各层不同
+        for p in m.parameters():
+            p.add_(0.3 * torch.randn_like(p))
+        m.trf_blocks[1].att.out_proj.weight.mul_(8.0)
+    return m
+
+
+TINY_TEXT = "abcdefghijklmnopqrst"
+
+
+def tiny_data(model=None):
+    from dsx_util.widgets import activation_data
+    model = model or tiny_model()
+    ids = [ord(c) - 90 for c in TINY_TEXT]
+    return model, ids, activation_data(model, ids, list(TINY_TEXT))
+
+
+def test_activation_data_records_each_layer_norm_input_and_removes_its_hooks():
+    from dsx_util.widgets.activation_explorer import unpack
+    model, ids, data = tiny_data()
+    model.train()
+    _, _, data = tiny_data(model)
+    names = [L["name"] for L in data["layers"]]
+    assert names == ["trf_blocks.0.norm1", "trf_blocks.0.norm2", "trf_blocks.1.norm1", "trf_blocks.1.norm2",
+                     "final_norm"]
+    assert [L["label"] for L in data["layers"]][:2] == ["第 1 块 norm1（注意力之前）", "第 1 块 norm2（前馈之前）"]
+    assert model.training, "结束后应恢复原来的训练模式"
+    assert all(not mod._forward_hooks for mod in model.modules()), "钩子没有移除"
+    # 与独立记下的输入逐个比较：量化误差不超过比例的一半；层归一化的输出也几乎不变
+    seen = {}
+    mods = dict(model.named_modules())
+    handles = [mods[n].register_forward_hook(lambda _m, i, o, n=n: seen.__setitem__(n, (i[0][0], o[0]))) for n in names]
+    model.eval()
+    with torch.no_grad():
+        model(torch.tensor([ids]))
+    for h in handles:
+        h.remove()
+    for L in data["layers"]:
+        x_true, y_true = seen[L["name"]]
+        x = torch.tensor(unpack(L["x"]), dtype=torch.float64).reshape(len(ids), 16)
+        assert (x - x_true.double()).abs().max() <= L["x"]["s"] / 2 + 1e-9
+        g, b = (torch.tensor(unpack(L[k]), dtype=torch.float64) for k in ("gamma", "beta"))
+        y = F.layer_norm(x, (16,), g, b, L["eps"])
+        assert (y - y_true.double()).abs().max() < 2e-3, L["name"]
+    scales = sorted(L["x"]["s"] for L in data["layers"])
+    assert scales[-1] > 3 * scales[0], "各层的尺度不同：每层一个量化比例"
+
+
+def act_reference(data, layer, token):
+    from dsx_util.widgets.activation_explorer import unpack
+    L = data["layers"][layer]
+    h = data["h"]
+    xs = torch.tensor(unpack(L["x"]), dtype=torch.float64).reshape(-1, h)
+    g, b = (torch.tensor(unpack(L[k]), dtype=torch.float64) for k in ("gamma", "beta"))
+    x = xs[token]
+    y = F.layer_norm(x, (h,), g, b, L["eps"])
+    sig = torch.sqrt(xs.var(-1, unbiased=False) + L["eps"])
+    return x, y, sig, g, b
+
+
+def test_activation_explorer_numbers_match_torch_for_every_layer_and_token():
+    from dsx_util.widgets import activation_explorer
+    _, _, data = tiny_data()
+    ex = activation_explorer(data)
+    assert ex.token == len(TINY_TEXT) - 1 and ex.layer == 0
+    for layer in range(len(data["layers"])):
+        for token in (0, 7, len(TINY_TEXT) - 1):
+            ex.set(layer=layer, token=token)
+            shown = ex.shown()
+            x, y, sig, g, b = act_reference(data, layer, token)
+            eps = data["layers"][layer]["eps"]
+            assert float(shown["act-mu"]) == pytest.approx(float(x.mean()), abs=1e-4)
+            assert float(shown["act-var"]) == pytest.approx(float(x.var(unbiased=False)), abs=1e-4)
+            assert float(shown["act-sigma"]) == pytest.approx(float(sig[token]), abs=1e-4)
+            assert float(shown["act-sigma"]) == pytest.approx(math.sqrt(float(x.var(unbiased=False)) + eps), abs=1e-4)
+            assert float(shown["act-lo"]) == pytest.approx(float(sig.min()), abs=1e-4)
+            assert float(shown["act-hi"]) == pytest.approx(float(sig.max()), abs=1e-4)
+            assert float(shown["act-med"]) == pytest.approx(float(sig.sort().values[sig.numel() // 2 - 1:sig.numel() // 2 + 1].mean()), abs=1e-4)
+            j = int(x.abs().argmax())
+            assert int(shown["act-j"]) == j
+            assert float(shown["act-yj"]) == pytest.approx(float(y[j]), abs=1e-4)
+            assert float(shown["act-gj"]) == pytest.approx(float(g[j]), abs=1e-4)
+            assert float(shown["act-y-var"]) == pytest.approx(float(y.var(unbiased=False)), abs=1e-4)
+            assert float(shown["act-slope"]) == pytest.approx(1 / float(sig[token]), abs=1e-4)
+            # 句子里被标出的正是这个词元
+            view = ex._w["view"].value
+            assert re.findall(r'class="dsx-tok dsx-tok-sel" data-t="(\d+)"', view) == [str(token)]
+            # 三个柱状图画的就是 x、x̂、输出（柱子的高度与值成正比）
+            hy = bar_heights(view, "chart-y") + [0.0]
+            assert len(bar_heights(view, "chart-x")) == 16 - 1       # 选中的那根另画
+            assert len(hy) == 16
+
+
+def test_activation_scatter_puts_the_token_on_its_line_and_inside_the_cloud():
+    from dsx_util.widgets import activation_explorer
+    from dsx_util.widgets.activation_explorer import scatter_xy
+    _, _, data = tiny_data()
+    ex = activation_explorer(data, layer=2, token=3)
+    view = ex.widget and ex._w["view"].value
+
+    def points(role):
+        d = re.search(rf'data-role="{role}" d="([^"]*)"', view).group(1)
+        return [(float(a), float(b)) for a, b in re.findall(r"M([-\d.]+) ([-\d.]+)h0", d)]
+    cloud, mine = points("scatter-all"), points("scatter-sel")
+    assert set(mine) <= set(cloud) and len(cloud) > len(mine) >= 8
+    assert len(cloud) == len(set(cloud))
+    line = [float(v) for v in re.findall(r"-?\d+\.\d+", re.search(r'data-role="scatter-line" d="([^"]*)"', view).group(1))]
+    (ax, ay), (bx, by) = line[:2], line[2:]
+    x, _, sig, _, _ = act_reference(data, 2, 3)
+    mu, s = float(x.mean()), float(sig[3])
+    r = ex._ranges[2]
+    for px, py in mine:        # 每个点离这条直线不到 0.5 个单位（对齐到 0.5 的误差）
+        cross = abs((bx - ax) * (py - ay) - (by - ay) * (px - ax)) / math.hypot(bx - ax, by - ay)
+        assert cross < 0.75, (px, py)
+    # 直线的斜率就是 1/σ（换算成图上的单位）
+    x0, y0 = scatter_xy(mu - s, -1.0, r["rx"], r["rh"])
+    x1, y1 = scatter_xy(mu + s, 1.0, r["rx"], r["rh"])
+    assert (by - ay) / (bx - ax) == pytest.approx((y1 - y0) / (x1 - x0), rel=1e-3)
+
+
+def test_activation_explorer_page_gets_the_same_spec_and_data_and_bad_input_errors():
+    from dsx_util.widgets import activation_data, activation_explorer
+    model, ids, data = tiny_data()
+    ex = activation_explorer(data, layer=1, token=2)
+    bundle = ex._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == ex.widget.model_id
+    page = bundle["text/html"]
+    assert " src=" not in page and "href=" not in page
+    embedded = re.search(r'<script type="application/json" data-role="spec">(.*?)</script>', page).group(1)
+    assert json.loads(embedded) == json.loads(json.dumps(S.ACTIVATION_SPEC))
+    shipped = json.loads(re.search(r'data-role="data">(.*?)</script>', page).group(1))
+    assert [L["x"] for L in shipped["layers"]] == [L["x"] for L in data["layers"]]
+    assert shipped["tokens"] == list(TINY_TEXT)
+    assert 'value="1" selected' in page and 'value="2" selected' in page
+    ex._w["token"].value = 5                      # 读者在下拉菜单里换词元
+    assert re.findall(r'dsx-tok-sel" data-t="(\d+)"', ex._w["view"].value) == ["5"]
+    ex._w["prev"].click()
+    assert ex.token == 4 and ex._w["token"].value == 4
+    for bad, err, words in (("abc", TypeError, "分词器"), ([3], ValueError, "至少 2 个")):
+        with pytest.raises(err, match=words):
+            activation_data(model, bad)
+    with pytest.raises(ValueError, match="一一对应"):
+        activation_data(model, ids, ["a"])
+    with pytest.raises(TypeError, match="activation_data"):
+        activation_explorer([1, 2, 3])
+    with pytest.raises(ValueError, match="layer=9"):
+        activation_explorer(data, layer=9)
+    with pytest.raises(ValueError, match="token"):
+        ex.set(token=99)
+    assert all(not mod._forward_hooks for mod in model.modules())
+    with pytest.raises(ValueError):               # 前向出错（序列超过上下文长度）：钩子照样移除
+        activation_data(model, list(range(3)) * 20)
+    assert all(not mod._forward_hooks for mod in model.modules())
+
+
+def test_activation_data_of_two_models_lists_both_models_layers():
+    """训练后与初始化时的同一个模型放进一个探索器：层列表依次是两个模型的层归一化，名字写在前面，数据各是各的。"""
+    from dsx_util.widgets import activation_data, activation_explorer
+    a, b = tiny_model(0), tiny_model(1)
+    ids = [ord(c) - 90 for c in TINY_TEXT]
+    data = activation_data({"训练后": a, "初始化时": b}, ids, list(TINY_TEXT))
+    one = activation_data(b, ids, list(TINY_TEXT))
+    assert len(data["layers"]) == 10
+    assert data["layers"][0]["label"] == "训练后 · 第 1 块 norm1（注意力之前）"
+    assert data["layers"][5]["name"] == "初始化时/trf_blocks.0.norm1"
+    assert [L["x"] for L in data["layers"][5:]] == [L["x"] for L in one["layers"]]
+    ex = activation_explorer(data, layer=7)
+    assert "初始化时 · 第 2 块 norm1" in ex.widget.children[1].options[7][0]
+    with pytest.raises(ValueError, match="空字典"):
+        activation_data({}, ids)

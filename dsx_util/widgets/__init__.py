@@ -4,11 +4,15 @@
 - `dim_keepdim_explorer()`：选形状、dim 和 keepdim，看均值的形状以及 `x - x.mean(dim)` 能否正确广播。
 - `norm_geometry_explorer()`：H = 3 的几何图：层归一化投影到平面再缩放到圆上，RMSNorm 直接缩放到球面上。
 - `norm_axes_explorer()`：[B, T, H] 小张量上，层归一化、批量归一化、RMSNorm 等各自让哪些数共用一组统计量。
+- `activation_explorer(activation_data(model, ids, tokens))`：训练好的模型读一句话时，选一层、一个词元，
+  看层归一化的 x、μ、σ、x̂ 与输出，以及这个词元落在本层 S 曲线的哪一段。
 
 本模块不在导入时加载 torch、ipywidgets 或 IPython，它们在第一次创建探索器时才导入。
 """
 from .explorers import DimKeepdimExplorer, LayerNormExplorer, dim_keepdim_explorer, layer_norm_explorer
+from .activation_explorer import ActivationExplorer, activation_data, activation_explorer
 from .norm_explorers import NormAxesExplorer, NormGeometryExplorer, norm_axes_explorer, norm_geometry_explorer
 
 __all__ = ["layer_norm_explorer", "dim_keepdim_explorer", "norm_geometry_explorer", "norm_axes_explorer",
-           "LayerNormExplorer", "DimKeepdimExplorer", "NormGeometryExplorer", "NormAxesExplorer"]
+           "activation_explorer", "activation_data",
+           "LayerNormExplorer", "DimKeepdimExplorer", "NormGeometryExplorer", "NormAxesExplorer", "ActivationExplorer"]

@@ -252,3 +252,45 @@ def fmt3(v):
     """轴探索器格子里的数：3 位小数，不显示 -0.000。JS 端的 fmt3 与此一致。"""
     s = f"{float(v):.3f}"
     return "0.000" if s == "-0.000" else s
+
+
+# ---------------------------------------------------------------- 真实激活值探索器：训练好的模型里一句话的层归一化输入
+# 散点图（S 曲线）的几何：JS 端（explorers.js 的 scatter*）与 activation_explorer.py 用同样的数
+ACT_SCATTER = {"width": 300, "height": 230, "left": 40, "right": 8, "top": 22, "bottom": 30}
+ACT_QUANT_MAX = 32767   # 激活值量化成 16 位有符号整数：每层一个比例，最大的 |x| 对应 32767
+
+ACTIVATION_SPEC = {
+    "kind": "activations",
+    "scatter": ACT_SCATTER,
+    "title": "真实激活值探索器：训练好的模型里，一个词元经过层归一化",
+    "controls": {
+        "layer": {"label": "层归一化"},
+        "token": {"label": "词元"},
+        "prev": {"label": "◀ 上一个词元"},
+        "next": {"label": "下一个词元 ▶"},
+    },
+    "charts": {"x": "输入 x", "xhat": "标准化后 x̂", "y": "输出 γ⊙x̂+β",
+               "scatter": "本层所有词元：输入 x → x̂", "scatter_x": "输入 x", "scatter_y": "x̂"},
+    "layer_labels": {"norm1": "第 {block} 块 norm1（注意力之前）", "norm2": "第 {block} 块 norm2（前馈之前）",
+                     "final_norm": "final_norm（输出头之前）"},
+    "text": {
+        "token_option": "{t}「{ch}」",
+        "sentence": "句子（{n} 个词元，当前词元加了底色）：",
+        "stats": "输入 x 的 {h} 个数：均值 μ = {mu}，方差 σ² = {var}，σ = √(σ² + ε) = {sigma}",
+        "spread": "本层 {n} 个词元的 σ 从 {lo} 到 {hi}，中位数 {med}；这个词元的 σ 是中位数的 {ratio} 倍。",
+        "max": "|x| 最大的特征 j = {j}：x = {x}，x̂ = (x − μ)/σ = {xhat}，γ = {g}，β = {b}，输出 = {y}",
+        "out_stats": "输出 γ⊙x̂+β：均值 = {mean}，方差 = {var}",
+        "curve": "散点图里的灰点是本层全部 {n} × {h} 个 (x, x̂)；这个词元的 {h} 个点（红）都落在斜率 1/σ = {slope} 的直线上："
+                 "σ 越大，直线越平。不同 σ 的直线叠在一起，就成了 S 形。",
+        "note": "数据：构建本页时把这句话送进训练好的模型，记下每个层归一化的输入 x（每层量化为 16 位整数，"
+                "最大误差 {err}），连同 γ、β。μ、σ、x̂ 和输出都是在这里现算的。",
+        "chart_aria": "{title}：{h} 个值的柱状图，纵轴固定为 −{range} 到 {range}，最小 {min}，最大 {max}",
+        "overflow": "▲ {count} 个超出范围",
+        "scatter_aria": "散点图：{layer} 的全部输入与 x̂，当前词元 {token} 的点落在斜率 {slope} 的直线上",
+    },
+}
+
+
+def token_label(ch):
+    """词元的显示：空格、换行等看不见的字符换成可见的符号。"""
+    return {" ": "␣", "\n": "⏎", "\t": "⇥", "": "∅"}.get(ch, ch)

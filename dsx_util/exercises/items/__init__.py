@@ -36,4 +36,6 @@ ORDER = [
     "ch12-dyt-list",
     "ch12-zero-centered-rms-norm",
     "ch12-qk-norm-scores",
+    "ch13-collect-sigma",
+    "ch13-frozen-sigma-norm",
 ]

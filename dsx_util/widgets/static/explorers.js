@@ -256,5 +256,120 @@
     render();
   }
 
-  window.DSXExplorers = { layer_norm: layerNorm, dim_keepdim: dimKeepdim, broadcastRule: broadcastRule, fmt: fmt };
+  // ---- 真实激活值探索器：数据解码、逐词元统计、散点图（与 activation_explorer.py 的同名函数逐位相同） ----
+  function unpack(p) {  // 16 位有符号整数（小端）的 base64 × 比例
+    var bin = atob(p.q), n = bin.length / 2, out = new Float64Array(n), i, v;
+    for (i = 0; i < n; i++) {
+      v = bin.charCodeAt(2 * i) | (bin.charCodeAt(2 * i + 1) << 8);
+      out[i] = (v >= 32768 ? v - 65536 : v) * p.s;
+    }
+    return out;
+  }
+  function tokenStats(x, T, h, eps) {  // 每个词元的 [μ, σ², √(σ² + ε)]，逐个相加
+    var out = [], t, j, s, q, mu, v;
+    for (t = 0; t < T; t++) {
+      s = 0;
+      for (j = 0; j < h; j++) { s += x[t * h + j]; }
+      mu = s / h; q = 0;
+      for (j = 0; j < h; j++) { v = x[t * h + j] - mu; q += v * v; }
+      out.push([mu, q / h, Math.sqrt(q / h + eps)]);
+    }
+    return out;
+  }
+  function median(values) {
+    var v = values.slice().sort(function (a, b) { return a - b; }), n = v.length;
+    return n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  }
+  function half(v) { return Math.floor(v * 2 + 0.5); }
+  function scatterXY(g, x, xh, rx, rh) {
+    var pw = g.width - g.left - g.right, ph = g.height - g.top - g.bottom;
+    return [g.left + (x + rx) / (2 * rx) * pw, g.top + (rh - xh) / (2 * rh) * ph];
+  }
+  function scatterPath(g, xs, hats, rx, rh) {  // 每点一段零长度的线；对齐到 0.5 后重复的点只画一次
+    var seen = {}, parts = [], i, p, kx, ky, key;
+    for (i = 0; i < xs.length; i++) {
+      p = scatterXY(g, xs[i], hats[i], rx, rh);
+      kx = half(p[0]); ky = half(p[1]); key = kx + "," + ky;
+      if (!Object.prototype.hasOwnProperty.call(seen, key)) {
+        seen[key] = 1;
+        parts.push("M" + String(kx / 2) + " " + String(ky / 2) + "h0");
+      }
+    }
+    return parts.join("");
+  }
+  function tokenLine(g, mu, sigma, rx, rh) {
+    var lo = Math.max(-rx, mu - rh * sigma), hi = Math.min(rx, mu + rh * sigma);
+    if (!(lo < hi)) { return ""; }
+    var a = scatterXY(g, lo, (lo - mu) / sigma, rx, rh), b = scatterXY(g, hi, (hi - mu) / sigma, rx, rh);
+    return "M" + a[0].toFixed(2) + " " + a[1].toFixed(2) + "L" + b[0].toFixed(2) + " " + b[1].toFixed(2);
+  }
+  function tokenLabel(ch) {
+    var map = { " ": "␣", "\n": "⏎", "\t": "⇥", "": "∅" };
+    return Object.prototype.hasOwnProperty.call(map, ch) ? map[ch] : ch;
+  }
+
+  function activations(root) {
+    var spec = readSpec(root), data = JSON.parse(q(root, "data").textContent), t = spec.text, g = spec.scatter;
+    var h = data.h, T = data.tokens.length;
+    var layers = data.layers.map(function (L) {
+      var x = unpack(L.x);
+      return { L: L, x: x, g: unpack(L.gamma), b: unpack(L.beta), st: tokenStats(x, T, h, L.eps), all: null };
+    });
+    var selL = q(root, "layer"), selT = q(root, "token"), last = -1;
+    var svgs = { x: q(root, "chart-x"), xhat: q(root, "chart-xhat"), y: q(root, "chart-y") }, sc = q(root, "chart-scatter");
+    function set(role, text) { q(root, role).textContent = text; }
+    function hats(A, from, to) {
+      var out = [], k, j, s;
+      for (k = from; k < to; k++) { s = A.st[k]; for (j = 0; j < h; j++) { out.push((A.x[k * h + j] - s[0]) / s[2]); } }
+      return out;
+    }
+    function bars(svg, values, j, title, span, label, lo) {
+      drawChart(svg, values, j, title, spec, span, label);
+      svg.querySelector(".dsx-hi").textContent = label;
+      svg.querySelector(".dsx-lo").textContent = lo;
+    }
+    function render() {
+      var li = parseInt(selL.value, 10), tok = parseInt(selT.value, 10), A = layers[li], L = A.L, s = A.st[tok];
+      var x = Array.prototype.slice.call(A.x, tok * h, (tok + 1) * h), xh = [], y = [], j = 0, k;
+      for (k = 0; k < h; k++) {
+        xh.push((x[k] - s[0]) / s[2]); y.push(A.g[k] * xh[k] + A.b[k]);
+        if (Math.abs(x[k]) > Math.abs(x[j])) { j = k; }
+      }
+      var sig = A.st.map(function (e) { return e[2]; }), med = median(sig), ym = meanVar(y);
+      set("act-h", String(h)); set("act-mu", fmt(s[0])); set("act-var", fmt(s[1])); set("act-sigma", fmt(s[2]));
+      set("act-n", String(T)); set("act-lo", fmt(Math.min.apply(null, sig))); set("act-hi", fmt(Math.max.apply(null, sig)));
+      set("act-med", fmt(med)); set("act-ratio", fmt(s[2] / med));
+      set("act-j", String(j)); set("act-xj", fmt(x[j])); set("act-hj", fmt(xh[j])); set("act-gj", fmt(A.g[j]));
+      set("act-bj", fmt(A.b[j])); set("act-yj", fmt(y[j])); set("act-y-mean", fmt(ym[0])); set("act-y-var", fmt(ym[1]));
+      set("act-n2", String(T)); set("act-h2", String(h)); set("act-slope", fmt(1 / s[2]));
+      var spans = q(root, "sentence").querySelectorAll(".dsx-tok");
+      for (k = 0; k < spans.length; k++) { spans[k].classList.toggle("dsx-tok-sel", k === tok); }
+      bars(svgs.x, x, j, spec.charts.x, L.rx, L.labels.rx, L.labels.rx_lo);
+      bars(svgs.xhat, xh, j, spec.charts.xhat, L.ry, L.labels.ry, L.labels.ry_lo);
+      bars(svgs.y, y, j, spec.charts.y, L.ry, L.labels.ry, L.labels.ry_lo);
+      if (li !== last) {  // 全部点只在换层时重画
+        if (A.all === null) { A.all = scatterPath(g, A.x, hats(A, 0, T), L.rx, L.rh); }
+        q(root, "scatter-all").setAttribute("d", A.all);
+        set("tick-h-hi", L.labels.rh); set("tick-h-lo", L.labels.rh_lo);
+        set("tick-x-hi", L.labels.rx); set("tick-x-lo", L.labels.rx_lo);
+        last = li;
+      }
+      q(root, "scatter-sel").setAttribute("d", scatterPath(g, x, xh, L.rx, L.rh));
+      q(root, "scatter-line").setAttribute("d", tokenLine(g, s[0], s[2], L.rx, L.rh));
+      sc.setAttribute("aria-label", fill(t.scatter_aria, { layer: L.label, token: tokenLabel(data.tokens[tok]), slope: fmt(1 / s[2]) }));
+    }
+    function step(d) { selT.value = String((parseInt(selT.value, 10) + d + T) % T); render(); }
+    selL.addEventListener("change", render);
+    selT.addEventListener("change", render);
+    q(root, "prev").addEventListener("click", function () { step(-1); });
+    q(root, "next").addEventListener("click", function () { step(1); });
+    q(root, "sentence").addEventListener("click", function (ev) {
+      var k = ev.target.getAttribute && ev.target.getAttribute("data-t");
+      if (k !== null && k !== undefined) { selT.value = k; render(); }
+    });
+    render();
+  }
+
+  window.DSXExplorers = { layer_norm: layerNorm, dim_keepdim: dimKeepdim, activations: activations,
+    broadcastRule: broadcastRule, fmt: fmt, unpack: unpack };
 })();

@@ -1,0 +1,161 @@
+"""练习 ch13-frozen-sigma-norm 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+import math
+
+from ...pure_checks import (checker, _call, _combine, _copy, _first_difference, _flat, _judge, _max_abs, _mean, _quiet,
+                            _rows, _unchanged, _var, _worst, fmt_num, message)
+
+CODES = {
+    "per_token_sigma": "你除以的是每个词元自己的标准差（普通的层归一化）：冻结 σ 的意思是所有词元都除以同一个给定的 sigma。",
+    "no_centering": "没有减去均值：冻结的只是 σ，每个词元仍要减去它自己的均值 μ。",
+    "global_mean": "你减去的是所有词元放在一起的均值：μ 要每个词元（每一行）各算一个。",
+    "feature_mean": "你减去的是每个特征在各词元上的均值（按列）：μ 要沿一行、对一个词元的 H 个特征求。",
+    "sigma_squared": "你除以的是 sigma²：sigma 本身就是标准差，直接除以它。",
+    "sigma_sqrt": "你对 sigma 开了平方根：sigma 已经是标准差 √(σ² + ε)，直接除以它。",
+    "eps_added": "你又加了一次 ε（√(sigma² + ε)）：冻结的 sigma 里已经含有 ε，直接除以 sigma。",
+    "multiplied_by_sigma": "你乘了 sigma：应该除以 sigma。",
+    "no_gamma": "结果没有乘缩放参数 γ：每个特征要乘同一位置的 γᵢ。",
+    "no_beta": "结果没有加平移参数 β：乘完 γ 之后还要加同一位置的 βᵢ。",
+    "gamma_beta_swapped": "γ 与 β 用反了：γ 乘在 (x − μ)/sigma 上，β 加在最后。",
+    "row_mean_not_zero": "γ = 1、β = 0 时，你的输出第 {row} 行的均值是 {got}，应为 0：x − μ_t 的均值是 0，除以 sigma 后仍是 0；"
+                         "要么减去的不是这一行自己的均值 μ_t，要么输出里多了一个常数。",
+    "sigma_not_divided": "把 sigma 从 2 换成 4 后，你的输出（各行减去行均值后）变成了原来的 {got} 倍，应为 0.5 倍：输出要除以给定的 sigma。",
+    "sigma_not_frozen": "把第 1 个词元偏离均值的部分（x − μ）放大 3 倍后，你这一行的输出（减去行均值后）变成了原来的 {got} 倍，应为 3 倍："
+                        "sigma 是冻结的常数，不随词元变化，输出与 x − μ 成正比。",
+    "not_shift_invariant": "给每个词元加上一个常数（第 1 行加 3）后，你的输出变了，最大变化 {diff}；应该不变："
+                           "减去这个词元自己的均值后，常数会被抵消。",
+    "gamma_not_featurewise": "把 γ 设成各不相同的值后，第 {pos} 个特征的输出应是 γ = 1 时的 γ[{j}] = {want} 倍，你的是 {got} 倍："
+                             "γ 逐特征相乘。",
+    "beta_not_featurewise": "γ 不变、再把 β 设成各不相同的值后，第 {pos} 个特征的输出应整体加上 β[{j}] = {want}，"
+                            "你的加了 {got}{hint}：β 逐特征相加，加在最后。",
+    "rows_mixed": "只改动第 1 个词元（第 1 行）的输入后，别的词元的输出也变了，最大变化 {diff}：每个词元只用它自己那一行的均值。",
+}
+
+
+def _model(x, sigma, gamma, beta, center="row", div="sigma", use_gamma=True, use_beta=True, swapped=False):
+    """一种（可能有错的）冻结 σ 的层归一化，纯 Python。"""
+    flat = _flat(x)
+    cols = [_mean(c) for c in zip(*x)]
+    g, b = (beta, gamma) if swapped else (gamma, beta)
+    out = []
+    for row in x:
+        mu = {"row": _mean(row), "none": 0.0, "all": _mean(flat)}.get(center, 0.0)
+        mus = cols if center == "col" else [mu] * len(row)
+        own = _var(row)
+        d = {"sigma": sigma, "own": math.sqrt(own + 1e-5), "own0": math.sqrt(own), "square": sigma * sigma,
+             "sqrt": math.sqrt(sigma), "eps": math.sqrt(sigma * sigma + 1e-5), "times": 1 / sigma}[div]
+        out.append([(gi if use_gamma else 1.0) * (v - m) / d + (bi if use_beta else 0.0)
+                    for v, m, gi, bi in zip(row, mus, g, b)])
+    return out
+
+
+_FLAG_CODES = {("center", "none"): "no_centering", ("center", "all"): "global_mean", ("center", "col"): "feature_mean",
+               ("div", "own"): "per_token_sigma", ("div", "own0"): "per_token_sigma", ("div", "square"): "sigma_squared",
+               ("div", "sqrt"): "sigma_sqrt", ("div", "eps"): "eps_added", ("div", "times"): "multiplied_by_sigma",
+               ("use_gamma", False): "no_gamma", ("use_beta", False): "no_beta", ("swapped", True): "gamma_beta_swapped"}
+
+
+def _ratio(a, b):
+    """a ≈ k·b 时的 k（最小二乘）。"""
+    fa, fb = _flat(a), _flat(b)
+    return sum(u * v for u, v in zip(fa, fb)) / (sum(v * v for v in fb) or 1.0)
+
+
+def _centred_rows(out):
+    return [[v - _mean(r) for v in r] for r in out]
+
+
+def _steps(fn):
+    """没有错误模型吻合时，逐条检查冻结 σ 的层归一化的性质；每条不满足的性质一条说明。"""
+    h = 4
+    base = [[1.0, -2.0, 3.5, 0.5], [10.0, 12.0, 9.0, 11.5], [-4.0, -4.5, -3.0, -6.0]]
+    ones, zeros = [1.0] * h, [0.0] * h
+    gamma, beta = [0.5, 1.5, -1.0, 2.0], [-1.0, 0.25, 0.5, 1.75]
+    run = _quiet(fn, (3, h))
+    findings = []
+    y = run(_copy(base), 2.0, ones, zeros)
+    if y is None:
+        return findings
+    i, m = _worst([_mean(r) for r in y])
+    if abs(m) > 1e-6:
+        findings.append(("row_mean_not_zero", message(CODES, "row_mean_not_zero", row=i + 1, got=fmt_num(m))))
+    yc = _centred_rows(y)          # 各行减去行均值：多出来的常数不影响下面两条比例的比较
+    y4 = run(_copy(base), 4.0, ones, zeros)
+    if y4 is not None:
+        y4c = _centred_rows(y4)
+        k = _ratio(y4c, yc)
+        if _max_abs([a - 0.5 * b for a, b in zip(_flat(y4c), _flat(yc))]) > 1e-6:
+            findings.append(("sigma_not_divided", message(CODES, "sigma_not_divided", got=fmt_num(k))))
+    stretched = _copy(base)
+    mu0 = _mean(base[0])
+    stretched[0] = [mu0 + 3.0 * (v - mu0) for v in base[0]]
+    y3 = run(stretched, 2.0, ones, zeros)
+    if y3 is not None:
+        y3c = _centred_rows(y3)
+        k = _ratio([y3c[0]], [yc[0]])
+        if _max_abs([a - 3.0 * b for a, b in zip(y3c[0], yc[0])]) > 1e-6:
+            findings.append(("sigma_not_frozen", message(CODES, "sigma_not_frozen", got=fmt_num(k))))
+    shifted = run([[v + c for v in r] for r, c in zip(base, (3.0, -2.0, 5.0))], 2.0, ones, zeros)
+    if shifted is not None:
+        d = _max_abs([a - b for a, b in zip(_flat(shifted), _flat(y))])
+        if d > 1e-6:
+            findings.append(("not_shift_invariant", message(CODES, "not_shift_invariant", diff=fmt_num(d))))
+    y_g = run(_copy(base), 2.0, list(gamma), zeros)
+    if y_g is not None:
+        def centred(out, j):   # 第 j 个特征减去它在各词元上的平均：整体加上的常数不影响 γ 的比较
+            col = [r[j] for r in out]
+            return [[v - _mean(col) for v in col]]
+        bad = [(j, _ratio(centred(y_g, j), centred(y, j))) for j in range(h)]
+        bad = [(j, r) for j, r in bad if abs(r - gamma[j]) > 1e-6 * (1 + abs(gamma[j]))]
+        if bad:
+            j, r = bad[0]
+            findings.append(("gamma_not_featurewise", message(CODES, "gamma_not_featurewise", j=j, pos=j + 1,
+                                                               want=fmt_num(gamma[j]), got=fmt_num(r))))
+        y_gb = run(_copy(base), 2.0, list(gamma), list(beta))
+        if y_gb is not None:
+            added = [_mean([a[j] - b[j] for a, b in zip(y_gb, y_g)]) for j in range(h)]
+            bad = [j for j in range(h) if abs(added[j] - beta[j]) > 1e-6 * (1 + abs(beta[j]))]
+            if bad:
+                j = bad[0]
+                hint = ""
+                if abs(added[j] - gamma[j] * beta[j]) < 1e-6 * (1 + abs(added[j])):
+                    hint = f"，恰好是 γ[{j}]·β[{j}]，β 被 γ 乘到了"
+                findings.append(("beta_not_featurewise", message(CODES, "beta_not_featurewise", j=j, pos=j + 1,
+                                                                  want=fmt_num(beta[j]), got=fmt_num(added[j]), hint=hint)))
+    changed = _copy(base)
+    changed[0] = [v * 3.0 + 7.0 for v in changed[0]]
+    y_c = run(changed, 2.0, ones, zeros)
+    if y_c is not None:
+        d = _max_abs([a - b for ra, rb in zip(y_c[1:], y[1:]) for a, b in zip(ra, rb)])
+        if d > 1e-9:
+            findings.append(("rows_mixed", message(CODES, "rows_mixed", diff=fmt_num(d))))
+    return findings
+
+
+@checker(__name__, CODES)
+def check_frozen_sigma_norm(fn):
+    """检查 frozen_sigma_norm(rows, sigma, gamma, beta)：y[t][i] = γᵢ · (x[t][i] − μ_t) / sigma + βᵢ。"""
+    cases = (([[1.0, -2.0, 3.0, 0.5], [6.0, 4.0, 9.0, 5.0], [-3.0, -1.0, -2.5, -6.5]], 2.5,
+              [1.5, 0.5, -1.0, 2.0], [0.1, -0.2, 0.3, 0.05]),
+             ([[0.01, -0.015, 0.02, 0.0], [1.005, 0.99, 1.0, 1.01]], 0.01,
+              [2.0, 1.0, 0.5, -1.5], [-0.5, 0.25, 0.0, 1.0]))
+    for x, sigma, gamma, beta in cases:
+        given = (_copy(x), list(gamma), list(beta))
+        got = _rows(_call(fn, given[0], sigma, given[1], given[2]), (len(x), len(x[0])))
+        changed = _unchanged((x, gamma, beta), given, "列表（rows、gamma 或 beta）")
+        want = _model(x, sigma, gamma, beta)
+        flags = {"center": ["row", "none", "all", "col"],
+                 "div": ["sigma", "own", "square", "sqrt", "eps", "times"],
+                 "use_gamma": [True, False], "use_beta": [True, False], "swapped": [False, True]}
+        found = None
+        for own in ("own", "own0"):   # 各词元自己的 σ：带 ε（1e-5）或不带 ε，两种写法都认
+            flags["div"][1] = own
+            variants = _combine(flags, {k: v[0] for k, v in flags.items()},
+                                lambda **s: _model(x, sigma, gamma, beta, **s), lambda k, v: _FLAG_CODES[(k, v)])
+            found = _judge(got, want, variants, CODES)
+            if found is not None:
+                break
+        if found is None:
+            found = _steps(fn) or [_first_difference(got, want)]
+        if found or changed:
+            return changed + found
+    return []

@@ -1,0 +1,102 @@
+"""练习 ch13-frozen-sigma-norm 编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。
+
+每条是 (说明, 代码列表, 学习者的整段代码)；CPython 的测试（tests/test_exercise_layout.py、test_inpage_checks.py）
+和浏览器测试（test_inpage_browser.py，把代码敲进网页）用同一批代码。
+"""
+_SRC = '''def frozen_sigma_norm(rows, sigma, gamma, beta):
+    out = []
+    for row in rows:
+        mu = {mu}
+        out.append([{y} for v, g, b in zip(row, gamma, beta)])
+    return out
+'''
+
+
+def _src(mu="sum(row) / len(row)", y="g * (v - mu) / sigma + b"):
+    return _SRC.format(mu=mu, y=y)
+
+
+MISTAKES = [
+    ("per_token_sigma", ["per_token_sigma"], '''import math
+
+
+def frozen_sigma_norm(rows, sigma, gamma, beta):
+    out = []
+    for row in rows:
+        mu = sum(row) / len(row)
+        s = math.sqrt(sum((v - mu) ** 2 for v in row) / len(row) + 1e-5)
+        out.append([g * (v - mu) / s + b for v, g, b in zip(row, gamma, beta)])
+    return out
+'''),
+    ("no_centering", ["no_centering"], _src(y="g * v / sigma + b")),
+    ("global_mean", ["global_mean"], _src(mu="sum(sum(r) for r in rows) / (len(rows) * len(row))")),
+    ("feature_mean", ["feature_mean"], '''def frozen_sigma_norm(rows, sigma, gamma, beta):
+    means = [sum(col) / len(col) for col in zip(*rows)]
+    return [[g * (v - m) / sigma + b for v, m, g, b in zip(row, means, gamma, beta)] for row in rows]
+'''),
+    ("sigma_squared", ["sigma_squared"], _src(y="g * (v - mu) / sigma ** 2 + b")),
+    ("sigma_sqrt", ["sigma_sqrt"], _src(y="g * (v - mu) / sigma ** 0.5 + b")),
+    ("eps_added", ["eps_added"], _src(y="g * (v - mu) / (sigma ** 2 + 1e-5) ** 0.5 + b")),
+    ("multiplied_by_sigma", ["multiplied_by_sigma"], _src(y="g * (v - mu) * sigma + b")),
+    ("no_gamma", ["no_gamma"], _src(y="(v - mu) / sigma + b")),
+    ("no_beta", ["no_beta"], _src(y="g * (v - mu) / sigma")),
+    ("gamma_beta_swapped", ["gamma_beta_swapped"], _src(y="b * (v - mu) / sigma + g")),
+    ("modified_input", ["modified_input"], '''def frozen_sigma_norm(rows, sigma, gamma, beta):
+    for row in rows:
+        mu = sum(row) / len(row)
+        for i in range(len(row)):
+            row[i] = gamma[i] * (row[i] - mu) / sigma + beta[i]
+    return [list(row) for row in rows]
+'''),
+]
+
+# 目录里没有专门对应的“错误模型”：检查要靠逐步诊断（性质）或“两处典型错误的组合”认出来
+NOVEL = [
+    ("两处典型错误：用了各词元自己的 σ + 没加 β", ["per_token_sigma", "no_beta"], '''import math
+
+
+def frozen_sigma_norm(rows, sigma, gamma, beta):
+    out = []
+    for row in rows:
+        mu = sum(row) / len(row)
+        s = math.sqrt(sum((v - mu) ** 2 for v in row) / len(row))
+        out.append([g * (v - mu) / s for v, g in zip(row, gamma)])
+    return out
+'''),
+    ("两处典型错误：没减均值 + 把 sigma 平方", ["no_centering", "sigma_squared"], _src(y="g * v / (sigma * sigma) + b")),
+    ("取冻结的 σ 与这个词元自己的 σ 中较大的一个", ["sigma_not_frozen"], '''import math
+
+
+def frozen_sigma_norm(rows, sigma, gamma, beta):
+    out = []
+    for row in rows:
+        mu = sum(row) / len(row)
+        s = max(sigma, math.sqrt(sum((v - mu) ** 2 for v in row) / len(row)))
+        out.append([g * (v - mu) / s + b for v, g, b in zip(row, gamma, beta)])
+    return out
+'''),
+    ("β 也乘了 γ：γ·((x − μ)/sigma + β)", ["beta_not_featurewise"], _src(y="g * ((v - mu) / sigma + b)")),
+    ("μ 用了中位数", ["row_mean_not_zero"], _src(mu="sorted(row)[len(row) // 2]")),
+    ("除完 sigma 再多加了 0.1", ["row_mean_not_zero"],
+     _src(y="g * (v - mu) / sigma + b + 0.1")),
+    ("第一个词元的均值被后面的词元沿用", ["row_mean_not_zero", "not_shift_invariant", "rows_mixed"], '''def frozen_sigma_norm(rows, sigma, gamma, beta):
+    mu = sum(rows[0]) / len(rows[0])
+    return [[g * (v - mu) / sigma + b for v, g, b in zip(row, gamma, beta)] for row in rows]
+'''),
+    ("分母写死成 2.5，没用参数 sigma", ["sigma_not_divided"], _src(y="g * (v - mu) / 2.5 + b")),
+    ("γ 只用了第一个", ["gamma_not_featurewise"], _src(y="gamma[0] * (v - mu) / sigma + b")),
+]
+
+# 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
+# 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
+# (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
+REQUIREMENTS = [
+    ("均值逐词元计算", "mu = sum(row) / len(row)", "mu = sum(sum(r) for r in rows) / (len(rows) * len(row))",
+     "global_mean", "每个词元"),
+    ("除以同一个 sigma", "/ sigma + b", "/ (sum((u - mu) ** 2 for u in row) / len(row) + 1e-5) ** 0.5 + b",
+     "per_token_sigma", "同一个"),
+    ("不再加 ε", "/ sigma + b", "/ (sigma * sigma + 1e-5) ** 0.5 + b", "eps_added", "ε"),
+    ("γ 逐特征相乘", "g * (v - mu)", "(v - mu)", "no_gamma", "γ"),
+    ("β 逐特征相加", "/ sigma + b", "/ sigma", "no_beta", "β"),
+    ("不修改传入的列表", "    return out", "    rows.append([])\n    return out", "modified_input", "改动了传入的"),
+]
