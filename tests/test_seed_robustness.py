@@ -356,6 +356,14 @@ def test_ch12_training_comparison_other_seeds(ch12):
     assert r["ln"][0] <= r["rms"][1] and r["rms"][0] <= r["ln"][1]
     assert r["dyt"][0] > max(r["ln"][1], r["rms"][1])
     assert r["none"][1] < r["ln"][0]
+    _ch12_derf_dyisru_claims(r)
+
+
+def _ch12_derf_dyisru_claims(r):
+    """第 12 章：「Derf 与 DyT 的范围重叠，它的每个种子都比 LayerNorm、RMSNorm 差；DyISRU 与不归一化的范围重叠」。"""
+    assert r["derf"][0] <= r["dyt"][1] and r["dyt"][0] <= r["derf"][1], r
+    assert r["derf"][0] > max(r["ln"][1], r["rms"][1]), r
+    assert r["dyisru"][0] <= r["none"][1] and r["none"][0] <= r["dyisru"][1], r
 
 
 def test_ch12_training_comparison_other_corpus(ch12):
@@ -365,6 +373,7 @@ def test_ch12_training_comparison_other_corpus(ch12):
     assert r["none"][0] <= r["ln"][1] and r["ln"][0] <= r["none"][1]     # 重叠：正文因此不说「不归一化更好」
     assert r["dyt"][0] > max(r["ln"][1], r["rms"][1])
     assert r["ln"][0] <= r["rms"][1] and r["rms"][0] <= r["ln"][1]
+    _ch12_derf_dyisru_claims(r)
 
 
 def test_ch12_training_comparison_depends_on_lr(ch12):
