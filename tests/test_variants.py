@@ -171,7 +171,7 @@ def test_placements_build_the_models_they_name():
     mix = variants.gpt_with_placement(cfg, "mix")
     assert [b.norm_position for b in mix.trf_blocks] == ["post"] * 2 + ["pre"] * 6   # ⌊0.25·8⌋ = 2 层 Post-LN
     lns = variants.gpt_with_placement(cfg, "lns")
-    assert [b.norm1.factor for b in lns.trf_blocks] == pytest.approx([l ** -0.5 for l in range(1, 9)])
+    assert [b.norm1.factor for b in lns.trf_blocks] == pytest.approx([k ** -0.5 for k in range(1, 9)])
     torch.manual_seed(0)
     x = torch.randn(2, 3, cfg["emb_dim"])
     blk = lns.trf_blocks[3]
