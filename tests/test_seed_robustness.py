@@ -407,17 +407,20 @@ def ch09_place():
 @pytest.mark.parametrize("seed", [3, 4, 5])
 def test_ch09_layernorm_scaling_and_mix_ln_mechanisms(ch09_place, seed):
     """第 9 章「2024–2025」一节：「LayerNorm Scaling 的残差流增长（第 8 块 ÷ 第 1 块）在每个种子上都比 Pre-LN 小；
-    Mix-LN 的前两块（Post-LN）输出标准差约为 1，之后又开始增长」——用章节没有用过的种子重做。"""
+    Mix-LN 的前两块（Post-LN）输出标准差约为 1，之后又开始增长；Pre-LN 深层的梯度小、Post-LN 浅层的梯度小」
+    ——用章节没有用过的种子重做。"""
     from dsx_util import variants
     c = ch09_place
-    stds = {}
-    for p in ("pre", "lns", "mix"):
+    stds, grads = {}, {}
+    for p in ("pre", "post", "lns", "mix"):
         torch.manual_seed(seed)
         model = variants.gpt_with_placement(c["place_cfg"], p)
         variants.train_model(model, seed, c["corpus"][:50_000], steps=c["PLACE_STEPS"], lr=3e-3)
-        stds[p] = variants.placement_stats(model, c["probe"])[0]
+        stds[p], grads[p] = variants.placement_stats(model, c["probe"])
     growth = {p: (v[-1] / v[0]).item() for p, v in stds.items()}
     assert growth["lns"] < growth["pre"], growth
     assert growth["pre"] > 1.2, growth                  # Pre-LN 的残差流确实在增长
     assert max(abs(stds["mix"][i].item() - 1) for i in (0, 1)) < 0.1, stds["mix"]
     assert growth["mix"] > 1.2, growth
+    # 「Pre-LN 深层的梯度小，Post-LN 浅层的梯度小」（第 8 层 ÷ 第 1 层）
+    assert (grads["pre"][-1] / grads["pre"][0]).item() < 1 < (grads["post"][-1] / grads["post"][0]).item(), grads
