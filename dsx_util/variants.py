@@ -244,7 +244,7 @@ class ScaledNorm(nn.Module):
 
 def gpt_with_placement(cfg, placement="pre", mix_ratio=0.25):
     """按放法造一个 GPTModel：'pre'、'post'、'lns'（Pre-LN，第 ℓ 层的两个层归一化输出乘 1/√ℓ）
-    或 'mix'（Mix-LN：前 ⌊mix_ratio·N⌋ 层用 Post-LN，其余用 Pre-LN，最后仍有 final_norm）。"""
+    或 'mix'（Mix-LN：前 ⌊mix_ratio × 层数⌋ 层用 Post-LN，其余用 Pre-LN，最后仍有 final_norm）。"""
     if placement not in PLACEMENTS:
         raise ValueError(f"未知的放法 placement={placement!r}；可选值为 {', '.join(repr(p) for p in PLACEMENTS)}。")
     if placement == "post":
