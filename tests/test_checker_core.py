@@ -129,6 +129,7 @@ class Base(nn.Module):
         self.bias = nn.Parameter(torch.zeros(d))
         self.register_buffer("running_mean", torch.zeros(d))
         self.register_buffer("running_var", torch.ones(d))
+        self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long))
 
 
 def module_returning(fn):

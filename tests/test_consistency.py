@@ -333,6 +333,9 @@ def test_every_glued_value_is_used_by_the_prose(run_chapter, path):
     nb, _, _ = run_chapter(path.stem)
     names = glued_values(nb)
     markdown = [c.source for c in notebook(path).cells if c.cell_type == "markdown"]
+    # 插图的文字描述（单元格元数据 mystnb.image.alt 里的 {glue:名字}，dsx_book.figure_alt 填入）也算用到
+    alts = [c.get("metadata", {}).get("mystnb", {}).get("image", {}).get("alt", "") for c in notebook(path).cells]
+    markdown += [re.sub(r"\{glue:(\w+)\}", r"{glue:text}`\1`", a) for a in alts if a]
     assert unused_glue(names, markdown) == [], "这些值算出来了，正文却没有用到（删掉，或在正文里引用）"
 
 

@@ -51,7 +51,7 @@ def test_built_pages_have_no_placeholder_left_in_alt_text():
 @pytest.mark.book
 def test_ch02_depth_figure_alt_agrees_with_its_numbers(run_chapter):
     """深度图：样本间标准差从第一块到最后一块衰减了好几个数量级，描述必须说衰减，不能说增长。"""
-    nb, glued = run_chapter("ch02_why_normalize")
+    _, glued, _ = run_chapter("ch02_why_normalize")
     alt = glued_value(glued, "ch02_fig_depth_alt")
     first, last = float(glued_value(glued, "ch02_across_first_plain")), float(glued_value(glued, "ch02_across_last_plain"))
     assert last < first / 1000

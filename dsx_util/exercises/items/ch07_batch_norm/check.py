@@ -39,7 +39,7 @@ CODES = {
     "running_stats_in_graph": "滑动统计量的更新进入了计算图（没有放在 torch.no_grad() 里）",
     "no_batches_tracked": "缺少用 register_buffer 注册的 num_batches_tracked（整数 0），state_dict 与 nn.BatchNorm1d 的对不上",
     "batches_not_counted": "num_batches_tracked 没有在训练模式下每个批量加 1（评估模式不加）",
-    "momentum_none_wrong": "momentum=None 时滑动统计量应取累计平均（第 n 个批量的动量为 1/n）",
+    "momentum_none_wrong": "momentum=None 时滑动统计量应取累计平均（第 k 个批量的动量为 1/k）",
     "state_dict_incompatible": "state_dict 不能与 nn.BatchNorm1d 互相加载",
 }
 
@@ -273,7 +273,7 @@ def _momentum_none(factory, run):
     if not (close(bufs[0], want_rm) and close(bufs[1], want_rv)):
         i = int((bufs[0].double() - want_rm).abs().argmax())
         return [("momentum_none_wrong", f"用 momentum=None 训练 3 个批量之后，你的 `running_mean` 第 {i} 个是 {fmt_num(bufs[0][i])}，"
-                                        f"应是 3 个批量均值的平均 {fmt_num(want_rm[i])}：momentum 为 None 时，第 n 个批量的动量取 "
+                                        f"应是 3 个批量均值的平均 {fmt_num(want_rm[i])}：momentum 为 None 时，第 k 个批量的动量取 "
                                         f"1/num_batches_tracked（累计平均）。")]
     return []
 

@@ -20,7 +20,7 @@ class MyBatchNorm1d(nn.Module):
             with torch.no_grad():                           # 滑动统计量用无偏方差
                 self.num_batches_tracked += 1
                 m = self.momentum
-                if m is None:                               # 累计平均：第 n 个批量占 1/n
+                if m is None:                               # 累计平均：第 k 个批量占 1/k
                     m = 1.0 / float(self.num_batches_tracked)
                 self.running_mean.mul_(1 - m).add_(m * mean)
                 self.running_var.mul_(1 - m).add_(m * x.var(dim=0, unbiased=True))
