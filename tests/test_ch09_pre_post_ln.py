@@ -162,3 +162,16 @@ def test_placement_2025_glued_claims(run_chapter):
     assert g("ch09_grad_dir_pre") == "每个种子上都小于 1" and g("ch09_grad_dir_post") == "每个种子上都大于 1"
     assert g("ch09_place_grad_pre_hi") < 1 < g("ch09_place_grad_post_lo")
     assert g("ch09_place_loss_overlap") == "两两重叠"
+
+
+def test_placement_2025_setup_matches_the_prose():
+    """正文写的设置（8 层、嵌入维度 32、学习率 3×10⁻³、Mix-LN 前 ⌊0.25 × 8⌋ = 2 层 Post-LN）就是章节代码用的设置。"""
+    import nbformat
+    from pathlib import Path
+    nb = nbformat.read(Path(__file__).resolve().parent.parent / "book" / "ch09_pre_post_ln.ipynb", as_version=4)
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code" and "PLACE_STEPS, PLACE_SEEDS" in c.source)
+    assert "tiny_config(vocab_size=8, context_length=32, emb_dim=32, n_layers=8)" in code
+    assert "lr=3e-3" in code and "PLACE_SEEDS = 60, (0, 1, 2)" in code
+    from dsx_util import variants
+    import inspect
+    assert "mix_ratio=0.25" in inspect.getsource(variants.gpt_with_placement)
