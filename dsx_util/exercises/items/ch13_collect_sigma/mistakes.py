@@ -149,3 +149,16 @@ REQUIREMENTS = [
     ("返回的张量不带梯度", "        with torch.no_grad():\n            model(idx)", "        model(idx)", "kept_graph",
      "no_grad"),
 ]
+
+# 写明的要求的近邻写法（tests/test_neighbours.py）：检查用的输入必须让每一个都得出不同的结果
+NEIGHBOURS = [
+    ('有偏方差', 'unbiased=False', 'unbiased=True'),
+    ('沿最后一维（每个词元一个 σ）', 'x.var(dim=-1,', 'x.var(dim=1,'),
+    ('用这个模块自己的 ε', 'torch.sqrt(var + mod.eps)', 'torch.sqrt(var + 1e-5)'),
+    ('ε 在根号里', 'torch.sqrt(var + mod.eps)', 'torch.sqrt(var) + mod.eps'),
+    ('钩子看输入，不看输出', 'x = inputs[0]', 'x = output'),
+    ('记下此刻的名字', 'def hook(mod, inputs, output, name=name):', 'def hook(mod, inputs, output):'),
+    ('两种层归一化都要', 'isinstance(module, (LayerNorm, nn.LayerNorm))', 'isinstance(module, LayerNorm)'),
+    ('出错也要移除钩子', '    finally:                                                     # 出错也要移除钩子\n        for handle in handles:\n            handle.remove()',
+     '    except Exception:\n        raise\n    for handle in handles:\n        handle.remove()'),
+]

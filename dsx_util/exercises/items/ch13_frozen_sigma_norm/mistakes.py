@@ -100,3 +100,13 @@ REQUIREMENTS = [
     ("β 逐特征相加", "/ sigma + b", "/ sigma", "no_beta", "β"),
     ("不修改传入的列表", "    return out", "    rows.append([])\n    return out", "modified_input", "改动了传入的"),
 ]
+
+# 写明的要求的近邻写法（tests/test_neighbours.py）：检查用的输入必须让每一个都得出不同的结果
+NEIGHBOURS = [
+    ('μ 仍逐词元计算（不是整批一个）', 'mu = sum(row) / len(row)', 'mu = sum(map(sum, rows)) / sum(map(len, rows))'),
+    ('除以给定的 sigma（不是每行自己的 σ）', '/ sigma + b', '/ (sum((u - mu) ** 2 for u in row) / len(row)) ** 0.5 + b'),
+    ('sigma 里已含 ε，不再加', '/ sigma + b', '/ (sigma ** 2 + 1e-5) ** 0.5 + b'),
+    ('除以 σ，不是 σ²', '/ sigma + b', '/ sigma ** 2 + b'),
+    ('先乘 γ 再加 β', 'g * (v - mu) / sigma + b', '(g * (v - mu) + b) / sigma'),
+    ('γ、β 不对调', 'for v, g, b in zip(row, gamma, beta)', 'for v, b, g in zip(row, gamma, beta)'),
+]
