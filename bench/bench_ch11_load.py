@@ -5,6 +5,9 @@
 第 11 章 glue 的每个比值（名字里含 `_vs_`）在两遍之间相差不得超过 --factor 倍（默认 1.35）；
 打印两遍的对照表，全部在范围内时打印 PASS 并以 0 退出，否则打印 FAIL 并以 1 退出。
 忙碌进程是 `python -c "while True: pass"`：它不读写内存，只占用 CPU，模拟共享机器上的另一个程序。
+另打印一张参考表（不检查）：两遍里复制的有效带宽，以及第 11 章三次重复测量之间复制与纯计算各自漂移了多少，
+用来判断这台机器的内存在两遍之间是否换了快慢（与别的虚拟机、别的进程共享末级缓存和内存时常有）。
+在安静的机器上重测时直接运行上面一行即可（不要加 nice：计时用的是本进程的 CPU 时间）。
 """
 import argparse
 import ast
@@ -23,13 +26,17 @@ ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = ROOT / "book" / "ch11_speed.ipynb"
 
 
-def glued_ratios(nb):
+# 不检查、只打印的参考值：复制的有效带宽与三次测量之间复制、纯计算各自的漂移（见第 11 章「离复制还差多少」）
+CONTEXT = ("ch11_copy_gbs", "ch11_copy_drift", "ch11_cache_drift")
+
+
+def glued_ratios(nb, keep=lambda name: "_vs_" in name):
     """执行后的笔记本里名字含 _vs_ 的 glue 值：{名字: 浮点数}。"""
     values = {}
     for cell in nb.cells:
         for out in cell.get("outputs", []):
             meta = out.get("metadata", {}).get("scrapbook")
-            if meta and "_vs_" in meta.get("name", ""):
+            if meta and keep(meta.get("name", "")):
                 text = out.get("data", {}).get(meta.get("mime_prefix", "") + "text/plain")
                 values[meta["name"]] = float(ast.literal_eval(text)) if text not in (None, "nan") else math.nan
     return values
@@ -39,7 +46,7 @@ def run_once(label):
     t0 = time.perf_counter()
     nb, _ = execute(str(CHAPTER), timeout=600)
     print(f"{label}：第 11 章执行用时 {time.perf_counter() - t0:.0f} 秒；此刻 1 分钟平均负载 {os.getloadavg()[0]:.2f}")
-    return glued_ratios(nb)
+    return glued_ratios(nb), glued_ratios(nb, keep=lambda name: name in CONTEXT)
 
 
 def main():
@@ -49,11 +56,11 @@ def main():
     args = parser.parse_args()
 
     print(f"机器：{os.cpu_count()} 个逻辑核；开始前 1 分钟平均负载 {os.getloadavg()[0]:.2f}（机器与别的程序共享）")
-    quiet = run_once("第一遍（不另加负载）")
+    quiet, quiet_ctx = run_once("第一遍（不另加负载）")
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
     try:
         time.sleep(1)
-        loaded = run_once(f"第二遍（旁边 {args.busy} 个忙碌进程）")
+        loaded, loaded_ctx = run_once(f"第二遍（旁边 {args.busy} 个忙碌进程）")
     finally:
         for p in busy:
             p.kill()
@@ -73,6 +80,9 @@ def main():
     print()
     dsx_util.print_table(f"第 11 章 glue 的比值：两遍对照（允许相差 {args.factor} 倍）",
                          ["glue 名字", "第一遍", "第二遍（忙碌）", "相差倍数", "在范围内"], rows, digits=2)
+    dsx_util.print_table("参考（不检查）：复制的有效带宽 GB/s，三次测量之间复制与纯计算的漂移（最大 ÷ 最小）",
+                         ["glue 名字", "第一遍", "第二遍（忙碌）"],
+                         [[n, quiet_ctx.get(n, math.nan), loaded_ctx.get(n, math.nan)] for n in CONTEXT], digits=2)
     if bad:
         print(f"FAIL：{len(bad)} 个比值超出 {args.factor} 倍：{', '.join(bad)}")
         sys.exit(1)

@@ -13,8 +13,8 @@ from .gpt import GPT_CONFIG_124M, GPTModel, MultiHeadAttention, TransformerBlock
 from .layernorm import LayerNorm
 from .rmsnorm import RMSNorm
 
-NORM_KINDS = ("ln", "rms", "dyt", "none")
-NORM_NAMES = {"ln": "LayerNorm", "rms": "RMSNorm", "dyt": "DyT", "none": "不归一化"}
+NORM_KINDS = ("ln", "rms", "dyt", "derf", "dyisru", "none")
+NORM_NAMES = {"ln": "LayerNorm", "rms": "RMSNorm", "dyt": "DyT", "derf": "Derf", "dyisru": "DyISRU", "none": "不归一化"}
 
 
 class DyT(nn.Module):
@@ -28,6 +28,38 @@ class DyT(nn.Module):
 
     def forward(self, x):
         return self.scale * torch.tanh(self.alpha * x) + self.shift
+
+
+class Derf(nn.Module):
+    """动态 erf（Chen 等人，2025）：逐元素的 γ·erf(αx + s) + β；α、s 是可学习的标量。
+    初值 α₀ = 0.5、s₀ = 0 与本书的 DyT 相同（没有按论文为这个模型调过）。"""
+
+    def __init__(self, emb_dim, alpha0=0.5, shift0=0.0):
+        super().__init__()
+        self.alpha = nn.Parameter(torch.full((1,), float(alpha0)))
+        self.s = nn.Parameter(torch.full((1,), float(shift0)))   # erf 里面的平移（标量）
+        self.scale = nn.Parameter(torch.ones(emb_dim))    # 缩放参数 γ
+        self.shift = nn.Parameter(torch.zeros(emb_dim))   # 平移参数 β
+
+    def forward(self, x):
+        return self.scale * torch.erf(self.alpha * x + self.s) + self.shift
+
+
+class DyISRU(nn.Module):
+    """动态反平方根单元（Stollenwerk，2025）：把 RMSNorm 的 √H·x_i / √(x_i² + Σ_{j≠i} x_j²) 里
+    「其他分量的平方和」换成一个可学习的正数 κ，得到逐元素的 √H·x / √(κ + x²)；外面再乘 γ、加 β。
+    κ 的初值 H 对应每个分量的方差为 1（Σ_{j≠i} x_j² ≈ H − 1）。"""
+
+    def __init__(self, emb_dim):
+        super().__init__()
+        self.h = emb_dim
+        self.log_kappa = nn.Parameter(torch.full((1,), float(emb_dim)).log())   # κ = exp(log κ) > 0
+        self.scale = nn.Parameter(torch.ones(emb_dim))    # 缩放参数 γ
+        self.shift = nn.Parameter(torch.zeros(emb_dim))   # 平移参数 β
+
+    def forward(self, x):
+        y = self.h ** 0.5 * x * torch.rsqrt(self.log_kappa.exp() + x * x)
+        return self.scale * y + self.shift
 
 
 class ZeroCenteredRMSNorm(nn.Module):
@@ -83,13 +115,17 @@ class PeriLNBlock(TransformerBlock):
 
 
 def make_norm(kind, emb_dim):
-    """按名字造一个归一化层：'ln'、'rms'、'dyt' 或 'none'（恒等映射，即不归一化）。"""
+    """按名字造一个归一化层：'ln'、'rms'、'dyt'、'derf'、'dyisru' 或 'none'（恒等映射，即不归一化）。"""
     if kind == "ln":
         return LayerNorm(emb_dim)
     if kind == "rms":
         return RMSNorm(emb_dim)
     if kind == "dyt":
         return DyT(emb_dim)
+    if kind == "derf":
+        return Derf(emb_dim)
+    if kind == "dyisru":
+        return DyISRU(emb_dim)
     if kind == "none":
         return nn.Identity()
     raise ValueError(f"未知的归一化种类 kind={kind!r}；可选值为 {', '.join(repr(k) for k in NORM_KINDS)}。")
@@ -161,9 +197,14 @@ def train_variant(norm, seed, tokens, steps=150, lr=3e-3, batch_size=16, cfg=Non
     seed 同时决定初始化和取窗口的顺序；不同的 norm 在同一个 seed 下看到同样的数据。
     """
     cfg = cfg or tiny_config()
-    t = cfg["context_length"]
     torch.manual_seed(seed)
     model = gpt_with_norm(cfg, norm)
+    return train_model(model, seed, tokens, steps=steps, lr=lr, batch_size=batch_size, eval_tokens=eval_tokens)
+
+
+def train_model(model, seed, tokens, steps=150, lr=3e-3, batch_size=16, eval_tokens=None):
+    """train_variant 的训练循环本身（模型由调用者造好）：返回 (每一步的训练损失列表, eval_tokens 上的损失)。"""
+    t = model.context_length
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
     g = torch.Generator().manual_seed(10_000 + seed)
     losses = []
@@ -182,3 +223,54 @@ def train_variant(norm, seed, tokens, steps=150, lr=3e-3, batch_size=16, cfg=Non
             logits = model(inputs)[:, 1:]
             eval_loss = F.cross_entropy(logits.flatten(0, 1), targets[:, 1:].flatten()).item()
     return losses, eval_loss
+
+
+# ---------------------------------------------------------------- 归一化放在哪里：2024–2025 的两种做法（第 9 章）
+PLACEMENTS = ("pre", "post", "lns", "mix")
+PLACEMENT_NAMES = {"pre": "Pre-LN", "post": "Post-LN", "lns": "Pre-LN + LayerNorm Scaling", "mix": "Mix-LN"}
+
+
+class ScaledNorm(nn.Module):
+    """LayerNorm Scaling（Sun 等人，2025）：第 ℓ 层的层归一化输出再乘以 1/√ℓ。"""
+
+    def __init__(self, norm, layer):
+        super().__init__()
+        self.norm = norm
+        self.factor = layer ** -0.5
+
+    def forward(self, x):
+        return self.norm(x) * self.factor
+
+
+def gpt_with_placement(cfg, placement="pre", mix_ratio=0.25):
+    """按放法造一个 GPTModel：'pre'、'post'、'lns'（Pre-LN，第 ℓ 层的两个层归一化输出乘 1/√ℓ）
+    或 'mix'（Mix-LN：前 ⌊mix_ratio × 层数⌋ 层用 Post-LN，其余用 Pre-LN，最后仍有 final_norm）。"""
+    if placement not in PLACEMENTS:
+        raise ValueError(f"未知的放法 placement={placement!r}；可选值为 {', '.join(repr(p) for p in PLACEMENTS)}。")
+    if placement == "post":
+        return GPTModel(cfg, norm_position="post")
+    model = GPTModel(cfg, norm_position="pre")
+    if placement == "lns":
+        for layer, blk in enumerate(model.trf_blocks, start=1):
+            blk.norm1 = ScaledNorm(blk.norm1, layer)
+            blk.norm2 = ScaledNorm(blk.norm2, layer)
+    elif placement == "mix":
+        for blk in model.trf_blocks[:int(mix_ratio * len(model.trf_blocks))]:
+            blk.norm_position = "post"      # TransformerBlock.forward 按这个属性选放法
+    return model
+
+
+def placement_stats(model, tokens):
+    """在一批词元上前向、反向各一次：返回 (每个块输出的残差流标准差, 每层 ff.layers[2].weight 的梯度范数)。"""
+    stds = []
+    hooks = [blk.register_forward_hook(lambda m, i, out: stds.append(out.detach().std().item()))
+             for blk in model.trf_blocks]
+    model.zero_grad()
+    try:
+        logits = model(tokens[:, :-1])
+    finally:
+        for h in hooks:
+            h.remove()
+    F.cross_entropy(logits.flatten(0, 1), tokens[:, 1:].flatten()).backward()
+    grads = [blk.ff.layers[2].weight.grad.norm().item() for blk in model.trf_blocks]
+    return torch.tensor(stds), torch.tensor(grads)

@@ -48,12 +48,16 @@ def test_peri_ln_caps_a_large_sublayer(g):
     assert g("ch12_peri_last_1") == pytest.approx(g("ch12_peri_predicted"), rel=0.1)   # 「与 √17 接近」
 
 
+def test_dyisru_is_nearly_the_identity_at_its_initial_kappa(g):
+    assert g("ch12_dyisru_near_identity") < 0.05 and g("ch12_sqrt_h") > 2
+
+
 def test_dyt_saturates(g):
     assert g("ch12_dyt_sat_1") < 0.05 and g("ch12_dyt_sat_100") > 0.9
 
 
 def test_training_comparison_claims(g):
-    r = {n: (g(f"ch12_final_{n}_min"), g(f"ch12_final_{n}_max")) for n in ("ln", "rms", "dyt", "none")}
+    r = {n: (g(f"ch12_final_{n}_min"), g(f"ch12_final_{n}_max")) for n in ("ln", "rms", "dyt", "derf", "dyisru", "none")}
     floor, uniform = g("ch12_floor"), g("ch12_uniform")
     assert uniform == pytest.approx(math.log(8))
     assert all(floor + 0.1 < lo <= hi < uniform for lo, hi in r.values())   # 都学到了东西，离下限都还远
@@ -61,7 +65,11 @@ def test_training_comparison_claims(g):
     assert ln[0] <= rms[1] and rms[0] <= ln[1]          # LayerNorm 与 RMSNorm 的范围重叠
     assert dyt[0] > max(ln[1], rms[1])                  # DyT 的每个种子都比两者的每个种子差
     assert none[1] < ln[0]                              # 不归一化在这份语料上 3 个种子都更低
-    assert g("ch12_n_runs") == 12 and g("ch12_steps") == 120
+    derf, dyisru = r["derf"], r["dyisru"]
+    assert derf[0] <= dyt[1] and dyt[0] <= derf[1]      # Derf 与 DyT 的范围重叠
+    assert derf[0] > max(ln[1], rms[1])                 # Derf 的每个种子都比 LayerNorm、RMSNorm 的差
+    assert dyisru[0] <= none[1] and none[0] <= dyisru[1]   # DyISRU 与不归一化的范围重叠
+    assert g("ch12_n_runs") == 18 and g("ch12_steps") == 120
     assert g("ch12_seconds_per_run") == pytest.approx(g("ch12_train_seconds") / g("ch12_n_runs"))
 
 

@@ -356,6 +356,14 @@ def test_ch12_training_comparison_other_seeds(ch12):
     assert r["ln"][0] <= r["rms"][1] and r["rms"][0] <= r["ln"][1]
     assert r["dyt"][0] > max(r["ln"][1], r["rms"][1])
     assert r["none"][1] < r["ln"][0]
+    _ch12_derf_dyisru_claims(r)
+
+
+def _ch12_derf_dyisru_claims(r):
+    """第 12 章：「Derf 与 DyT 的范围重叠，它的每个种子都比 LayerNorm、RMSNorm 差；DyISRU 与不归一化的范围重叠」。"""
+    assert r["derf"][0] <= r["dyt"][1] and r["dyt"][0] <= r["derf"][1], r
+    assert r["derf"][0] > max(r["ln"][1], r["rms"][1]), r
+    assert r["dyisru"][0] <= r["none"][1] and r["none"][0] <= r["dyisru"][1], r
 
 
 def test_ch12_training_comparison_other_corpus(ch12):
@@ -365,6 +373,7 @@ def test_ch12_training_comparison_other_corpus(ch12):
     assert r["none"][0] <= r["ln"][1] and r["ln"][0] <= r["none"][1]     # 重叠：正文因此不说「不归一化更好」
     assert r["dyt"][0] > max(r["ln"][1], r["rms"][1])
     assert r["ln"][0] <= r["rms"][1] and r["rms"][0] <= r["ln"][1]
+    _ch12_derf_dyisru_claims(r)
 
 
 def test_ch12_training_comparison_depends_on_lr(ch12):
@@ -386,3 +395,32 @@ def test_ch12_peri_ln_caps_a_large_sublayer(ch12, seed):
     peri = [ch12["residual_rms"](variants.PeriLNBlock, b, seed=seed)[-1] for b in (1, 50)]
     assert pre[1] > 5 * pre[0]
     assert abs(peri[1] - peri[0]) < 0.05 * peri[0]
+
+
+@pytest.fixture(scope="module")
+def ch09_place():
+    from dsx_util import variants
+    return chapter_code("ch09_pre_post_ln", set(),
+                        constants=("PLACE_STEPS", "place_cfg", "corpus", "g_batch", "start", "probe"), variants=variants)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_ch09_layernorm_scaling_and_mix_ln_mechanisms(ch09_place, seed):
+    """第 9 章「2024–2025」一节：「LayerNorm Scaling 的残差流增长（第 8 块 ÷ 第 1 块）在每个种子上都比 Pre-LN 小；
+    Mix-LN 的前两块（Post-LN）输出标准差约为 1，之后又开始增长；Pre-LN 深层的梯度小、Post-LN 浅层的梯度小」
+    ——用章节没有用过的种子重做。"""
+    from dsx_util import variants
+    c = ch09_place
+    stds, grads = {}, {}
+    for p in ("pre", "post", "lns", "mix"):
+        torch.manual_seed(seed)
+        model = variants.gpt_with_placement(c["place_cfg"], p)
+        variants.train_model(model, seed, c["corpus"][:50_000], steps=c["PLACE_STEPS"], lr=3e-3)
+        stds[p], grads[p] = variants.placement_stats(model, c["probe"])
+    growth = {p: (v[-1] / v[0]).item() for p, v in stds.items()}
+    assert growth["lns"] < growth["pre"], growth
+    assert growth["pre"] > 1.2, growth                  # Pre-LN 的残差流确实在增长
+    assert max(abs(stds["mix"][i].item() - 1) for i in (0, 1)) < 0.1, stds["mix"]
+    assert growth["mix"] > 1.2, growth
+    # 「Pre-LN 深层的梯度小，Post-LN 浅层的梯度小」（第 8 层 ÷ 第 1 层）
+    assert (grads["pre"][-1] / grads["pre"][0]).item() < 1 < (grads["post"][-1] / grads["post"][0]).item(), grads

@@ -120,16 +120,67 @@ def test_peri_ln_block_formula():
 
 
 @pytest.mark.parametrize("kind,cls", [("ln", LayerNorm), ("rms", RMSNorm), ("dyt", variants.DyT),
-                                      ("none", nn.Identity)])
+                                      ("derf", variants.Derf), ("dyisru", variants.DyISRU), ("none", nn.Identity)])
 def test_gpt_with_norm_replaces_all_three_places(kind, cls):
     cfg = variants.tiny_config(n_layers=3)
     model = variants.gpt_with_norm(cfg, kind)
     places = [m for b in model.trf_blocks for m in (b.norm1, b.norm2)] + [model.final_norm]
     assert len(places) == 7 and all(type(m) is cls for m in places)
-    others = {LayerNorm, RMSNorm, variants.DyT} - {cls}
+    others = {LayerNorm, RMSNorm, variants.DyT, variants.Derf, variants.DyISRU} - {cls}
     assert not any(type(m) in others for m in model.modules())
     out = model(torch.randint(0, cfg["vocab_size"], (2, 5)))
     assert out.shape == (2, 5, cfg["vocab_size"])
+
+
+def test_derf_is_elementwise_erf_with_a_scalar_shift():
+    torch.manual_seed(0)
+    m = variants.Derf(6, alpha0=0.7, shift0=0.2)
+    with torch.no_grad():
+        m.scale.copy_(torch.randn(6))
+        m.shift.copy_(torch.randn(6))
+    x = torch.randn(3, 4, 6)
+    torch.testing.assert_close(m(x), m.scale * torch.erf(0.7 * x + 0.2) + m.shift)
+    x2 = x.clone()
+    x2[0, 0, 0] += 5.0
+    assert torch.equal(m(x2)[0, 0, 1:], m(x)[0, 0, 1:])
+    assert sorted(n for n, _ in m.named_parameters()) == ["alpha", "s", "scale", "shift"]
+
+
+def test_dyisru_replaces_the_other_squares_of_rmsnorm_by_kappa():
+    """DyISRU：RMSNorm 的 √H·x_i/√(x_i² + Σ_{j≠i} x_j²) 把 Σ_{j≠i} x_j² 换成 κ；κ 取那一行真实的 Σ_{j≠i} x_j² 时与 RMSNorm 相同。"""
+    h = 8
+    x = torch.randn(h, dtype=torch.float64)
+    m = variants.DyISRU(h).double()
+    others = x.pow(2).sum() - x.pow(2)           # 每个分量的 Σ_{j≠i} x_j²
+    ys = []
+    for i in range(h):
+        with torch.no_grad():
+            m.log_kappa.fill_(others[i].log().item())
+        ys.append(m(x)[i])
+    rms = x * torch.rsqrt(x.pow(2).mean())
+    torch.testing.assert_close(torch.stack(ys), rms)
+    with torch.no_grad():
+        assert m(1e6 * x).abs().max() <= h ** 0.5 + 1e-9        # 输出不超过 √H
+    assert variants.DyISRU(h).log_kappa.exp().item() == pytest.approx(h)
+
+
+def test_placements_build_the_models_they_name():
+    cfg = variants.tiny_config(n_layers=8)
+    pre, post = variants.gpt_with_placement(cfg, "pre"), variants.gpt_with_placement(cfg, "post")
+    assert all(b.norm_position == "pre" for b in pre.trf_blocks) and all(b.norm_position == "post" for b in post.trf_blocks)
+    mix = variants.gpt_with_placement(cfg, "mix")
+    assert [b.norm_position for b in mix.trf_blocks] == ["post"] * 2 + ["pre"] * 6   # ⌊0.25·8⌋ = 2 层 Post-LN
+    lns = variants.gpt_with_placement(cfg, "lns")
+    assert [b.norm1.factor for b in lns.trf_blocks] == pytest.approx([k ** -0.5 for k in range(1, 9)])
+    torch.manual_seed(0)
+    x = torch.randn(2, 3, cfg["emb_dim"])
+    blk = lns.trf_blocks[3]
+    torch.testing.assert_close(blk.norm2(x), blk.norm2.norm(x) / 2)      # 第 4 层：乘 1/√4
+    tokens = torch.randint(0, cfg["vocab_size"], (2, 9))
+    stds, grads = variants.placement_stats(lns, tokens)
+    assert stds.shape == grads.shape == (8,) and bool((grads > 0).all())
+    with pytest.raises(ValueError, match="未知的放法"):
+        variants.gpt_with_placement(cfg, "sandwich")
 
 
 def test_make_norm_rejects_unknown_kind_in_chinese():

@@ -30,6 +30,7 @@ ORDER = [
     "ch09-gpt-trunk",
     "ch10-centering-backward",
     "ch10-layer-norm-backward",
+    "ch10-rms-norm-backward",
     "ch11-var-from-sums",
     "ch11-stable-layer-norm",
     "ch11-stable-var-list",

@@ -1,0 +1,161 @@
+"""练习 ch10-rms-norm-backward 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+from ...simple_checks import (checker, _call, _close, _judge_tensor, _msg, _randn, _torch, finish)
+
+CODES = {
+    "not_pair": "应返回 (grad_x, grad_gamma) 两个张量，你返回的是 {kind}。",
+    "missing_projection_term": "grad_x 少了经过 RMS 的那一项：每个 x 都通过 RMS 影响这一行的所有输出，"
+                               "要减去 x̂·mean(γ·grad_out·x̂)，再乘 1/RMS。",
+    "projection_term_sum": "grad_x 里经过 RMS 的那一项用了求和：它是 γ·grad_out·x̂ 沿最后一维的平均（除以 H），你的大了 H 倍。",
+    "projection_term_sign": "grad_x 里经过 RMS 的那一项符号反了：x̂·mean(γ·grad_out·x̂) 是减去的，不是加上的。",
+    "layer_norm_mean_term": "grad_x 多减了一项 mean(γ·grad_out)：那是层归一化里经过均值 μ 的一项，RMSNorm 不减均值，没有这一项。",
+    "wrong_scale": "grad_x 结构对了，整体大小不对：对 x̂ = x/RMS 求导，整体要乘 1/RMS（RMS = √(mean(x²)+ε)）。",
+    "gamma_ignored": "grad_x 没有用到 gamma：y = γ·x̂，传到 x̂ 的梯度要先乘上 γ。",
+    "eps_outside_root": "eps={eps} 时不对：ε 要加在根号里，RMS = √(mean(x²) + ε)，你的像是 √mean(x²) + ε。",
+    "eps_ignored": "eps={eps} 时结果和 eps=1e-5（或不加 ε）时一样：RMS = √(mean(x²) + ε) 里要用参数 eps，不要写死。",
+    "dgamma_wrong_axes": "{label}grad_gamma 的形状是 {got}，应与 gamma 相同 {want}：γ 被所有行共用，"
+                         "要对除最后一维外的所有维度求和（三维输入是前两维），不是沿最后一维、也不只是第 0 维。",
+    "dgamma_missing_xhat": "grad_gamma 是 grad_out 的和：那是平移参数 β 的梯度。y = γ·x̂ 对 γ 求导是 x̂，要对 grad_out·x̂ 求和。",
+    "dgamma_times_gamma": "grad_gamma 多乘了 γ：y = γ·x̂ 对 γ 求导是 x̂，γ 的梯度是 grad_out·x̂ 的和，不含 γ。",
+    "not_orthogonal_to_x": "{label}grad_x 第 {row} 行与 x 的内积是 {got}，应约为 0：ε 可以忽略时，整行乘以正数不改变 RMSNorm 的输出，"
+                           "所以 Σ dL/dx·x ≈ 0——经过 RMS 的那一项不对或缺了。",
+}
+
+_DX_FLAGS = {"proj": ["ok", "none", "sum", "sign"], "mean_term": [False, True], "use_gamma": [True, False],
+             "scale": ["inv", "none", "var"], "eps_mode": ["in", "out", "fixed", "zero"]}
+_DX_CODES = {("proj", "none"): "missing_projection_term", ("proj", "sum"): "projection_term_sum",
+             ("proj", "sign"): "projection_term_sign", ("mean_term", True): "layer_norm_mean_term",
+             ("use_gamma", False): "gamma_ignored", ("scale", "none"): "wrong_scale", ("scale", "var"): "wrong_scale",
+             ("eps_mode", "out"): "eps_outside_root", ("eps_mode", "fixed"): "eps_ignored",
+             ("eps_mode", "zero"): "eps_ignored"}
+_DG_FLAGS = {"xhat": [True, False], "times_gamma": [False, True], "eps_mode": ["in", "out", "fixed", "zero"]}
+_DG_CODES = {("xhat", False): "dgamma_missing_xhat", ("times_gamma", True): "dgamma_times_gamma",
+             ("eps_mode", "out"): "eps_outside_root", ("eps_mode", "fixed"): "eps_ignored",
+             ("eps_mode", "zero"): "eps_ignored"}
+
+
+def _inv_rms(x, eps, eps_mode="in"):
+    torch = _torch()
+    ms = (x * x).mean(-1, keepdim=True)
+    if eps_mode == "out":
+        return 1 / (torch.sqrt(ms) + eps)
+    return 1 / torch.sqrt(ms + {"fixed": 1e-5, "zero": 0.0}.get(eps_mode, eps))
+
+
+def _dx(x, gamma, g, eps, proj="ok", mean_term=False, use_gamma=True, scale="inv", eps_mode="in"):
+    s = _inv_rms(x, eps, eps_mode)
+    xhat = x * s
+    gg = g * gamma if use_gamma else g
+    b = (gg * xhat).mean(-1, keepdim=True)
+    term = {"ok": 1.0, "none": 0.0, "sum": float(x.shape[-1]), "sign": -1.0}[proj]
+    core = gg - term * xhat * b - (gg.mean(-1, keepdim=True) if mean_term else 0.0)
+    return {"inv": core * s, "none": core, "var": core * s * s}[scale]
+
+
+def _dgamma(x, gamma, g, eps, xhat=True, times_gamma=False, eps_mode="in"):
+    rows = tuple(range(x.dim() - 1))
+    part = g * _inv_rms(x, eps, eps_mode) * x if xhat else g
+    return (part * gamma if times_gamma else part).sum(dim=rows)
+
+
+def _search(value, model, flags, codes_of, x, gamma, g, eps):
+    """与一处或两处典型错误的组合比较；吻合时返回错误代码列表，否则 None。"""
+    import itertools
+    keys = list(flags)
+    for k in (1, 2):
+        for chosen in itertools.combinations(keys, k):
+            for values in itertools.product(*[flags[c][1:] for c in chosen]):
+                setting = dict(zip(chosen, values))
+                if setting.get("eps_mode") in ("fixed", "zero") and eps == 1e-5:
+                    continue   # ε 本来就是 1e-5：写死或不加 ε 只在 ε 较大的输入上认
+                if _close(value, model(x, gamma, g, eps, **setting), 1e-6, 1e-5):
+                    return [codes_of[(c, v)] for c, v in setting.items()]
+    return None
+
+
+def _fmt(v):
+    from ...core import fmt_num
+    return fmt_num(float(v))
+
+
+def _judge_dx(value, expected, x, gamma, g, eps, label):
+    failure = _judge_tensor(value, expected, {}, CODES, label=label + "grad_x：", atol=1e-6, rtol=1e-5)
+    if failure is None:
+        return []
+    if failure[0] != "wrong_output":
+        return [failure]
+    codes = _search(value, _dx, _DX_FLAGS, _DX_CODES, x, gamma, g, eps)
+    if codes is not None:
+        return [(c, _msg(CODES, c, eps=eps)) for c in codes]
+    if eps == 1e-5:   # 逐步诊断：ε 可忽略时，正确的 dL/dx 与 x 正交
+        torch = _torch()
+        v = value.detach().double().reshape(-1, x.shape[-1])
+        x2 = x.reshape(-1, x.shape[-1])
+        dots = (v * x2).sum(-1)
+        size = float((v.abs() * x2.abs()).sum(-1).max()) + 1e-12
+        i = int(dots.abs().argmax())
+        if abs(float(dots[i])) > 1e-3 * size and torch.isfinite(v).all():
+            return [("not_orthogonal_to_x", _msg(CODES, "not_orthogonal_to_x", label=label, row=i + 1,
+                                                   got=_fmt(dots[i])))]
+    return [failure]
+
+
+def _judge_dgamma(value, expected, x, gamma, g, eps, label):
+    torch = _torch()
+    if isinstance(value, torch.Tensor) and tuple(value.shape) != tuple(expected.shape):
+        want = tuple(expected.shape)
+        got = tuple(value.shape)
+        xh = x * _inv_rms(x, eps)
+        wrong_axes = [(g * xh).sum(dim=-1), (g * xh).sum(dim=0), g * xh]
+        if any(_close(value, w, 1e-6, 1e-5) for w in wrong_axes) or value.dim() != 1:
+            return [("dgamma_wrong_axes", _msg(CODES, "dgamma_wrong_axes", label=label, got=got, want=want))]
+    failure = _judge_tensor(value, expected, {}, CODES, label=label + "grad_gamma：", atol=1e-6, rtol=1e-5)
+    if failure is None:
+        return []
+    if failure[0] != "wrong_output":
+        return [failure]
+    codes = _search(value, _dgamma, _DG_FLAGS, _DG_CODES, x, gamma, g, eps)
+    if codes is not None:
+        return [(c, _msg(CODES, c, eps=eps)) for c in codes]
+    return [failure]
+
+
+@checker(__name__, CODES)
+def check_rms_norm_backward(fn):
+    """检查 rms_norm_backward(x, gamma, grad_out, eps)：手推 RMSNorm 对 x 和 γ 的梯度，与 autograd 比较。
+
+    grad_x 与正确结果不同时，先和一处或两处典型错误（缺投影项、求和代替平均、符号、多了层归一化的均值项、γ、1/RMS、
+    ε 在根号外或写死）的组合比较；都不像时检查 ε 可忽略时的性质 Σ dL/dx·x ≈ 0。grad_gamma 先看形状（求和的维度），
+    再与典型错误（求 grad_out 的和、多乘 γ、ε 的位置）比较。
+    """
+    torch = _torch()
+    exercise = check_rms_norm_backward.exercise
+    for seed, shape, eps in ((0, (3, 6), 1e-5), (1, (2, 4, 8), 1e-5), (2, (3, 5), 0.5)):
+        x = _randn(seed, *shape, dtype=torch.float64) * 1.5 + 0.5
+        if eps != 1e-5:
+            x = x * 0.3   # 均方与 ε 同量级：ε 的位置与写死 ε 的差别显出来
+        gamma = _randn(seed + 10, shape[-1], dtype=torch.float64) + 1.0
+        g = _randn(seed + 20, *shape, dtype=torch.float64)
+        xr = x.clone().requires_grad_(True)   # 正确答案由 autograd 算出
+        gr = gamma.clone().requires_grad_(True)
+        with torch.enable_grad():
+            y = gr * xr / torch.sqrt((xr * xr).mean(-1, keepdim=True) + eps)
+            want_x, want_g = torch.autograd.grad(y, (xr, gr), g)
+        given = (x.clone(), gamma.clone(), g.clone())
+        value, failure = _call(fn, *given, eps=eps)
+        label = f"eps={eps:g} 时：" if eps != 1e-5 else f"形状 {shape} 的输入上：" if len(shape) == 3 else ""
+        if failure is not None:
+            return finish(exercise, [failure])
+        if not isinstance(value, (tuple, list)) or len(value) != 2:
+            kind = f"{type(value).__name__}" + (f"（{len(value)} 个元素）" if isinstance(value, (tuple, list)) else "")
+            return finish(exercise, [("not_pair", _msg(CODES, "not_pair", kind=kind))])
+        findings = _judge_dx(value[0], want_x, x, gamma, g, eps, label)
+        for f in _judge_dgamma(value[1], want_g, x, gamma, g, eps, label):
+            if f[0] not in {c for c, _ in findings}:   # ε 的同一种错在两个梯度里只说一次
+                findings.append(f)
+        changed = [i for i, (a, b) in enumerate(zip(given, (x, gamma, g)), start=1) if not torch.equal(a, b)]
+        if not findings and changed:
+            findings = [("modified_input", label + _msg(CODES, "modified_input", new="张量",
+                                                        what=f"第 {changed[0]} 个参数（例如用了 *=、/= 这类原地操作）"))]
+        if findings:
+            return finish(exercise, findings)
+    return finish(exercise, [])
