@@ -105,6 +105,26 @@ def test_stated_copy_ratio_range_covers_every_glued_ratio(run_chapter):
     assert min(values) - lo <= 0.1 + 1e-9 and hi - max(values) <= 0.1 + 1e-9
 
 
+def test_first_table_sentence_follows_the_glued_copy_ratio(run_chapter):
+    """评审 r33 M2：只有 F.layer_norm 确实比复制慢（> 1.05 倍）时，正文才说“多出的时间”。"""
+    _, g, _ = run_chapter("ch11_speed")
+    ratio, said = float(glued_value(g, "ch11_F_vs_copy")), glued_value(g, "ch11_F_extra")
+    assert ("多出的时间" in said) == (ratio > 1.05), (ratio, said)
+    assert ("比复制还快" in said) == (ratio < 0.95), (ratio, said)
+
+
+def test_fused_table_compares_like_with_like(run_chapter):
+    """评审 r33 M3：融合内核也每次新申请输出时与 F.layer_norm 的比值、三组范围与结论一致；两张表的缺页数都 glue 了。"""
+    _, g, _ = run_chapter("ch11_speed")
+    verdict = glued_value(g, "ch11_fusednew_verdict")
+    if verdict == "本环境没有 numba，未测量":
+        pytest.skip("没有 numba")
+    lo, hi = (float(v) for v in glued_value(g, "ch11_fusednew_range_F").split("–"))
+    assert lo - 0.005 <= float(glued_value(g, "ch11_fusednew_vs_F")) <= hi + 0.005
+    assert ("融合内核更快" in verdict) == (hi < 1) and ("F.layer_norm 更快" in verdict) == (lo > 1), (lo, hi, verdict)
+    assert int(glued_value(g, "ch11_F2_faults")) >= 0 and int(glued_value(g, "ch11_F_faults")) >= 0
+
+
 def test_torch_var_accumulates_in_float64():
     """正文：「在 CPU 上，torch.var 对 float32 输入在 float64 里累加」：结果与 float64 算出再舍入逐位相同。"""
     g = torch.Generator().manual_seed(3)

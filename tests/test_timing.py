@@ -33,6 +33,25 @@ def test_page_faults_counted_for_fresh_memory_only():
     assert t.page_faults("预先分配") < 100
 
 
+def test_fresh_output_faults_are_counted_apart_not_timed():
+    """第 11 章：「每次缺页」一列是分配器恢复默认之后单独数的；计时期间释放的内存留在进程里复用，
+    每次新申请 25 MB 输出的实现（像 F.layer_norm）在计时的各轮里几乎都不缺页，单独数却每次都缺页。"""
+    import resource
+    n = 8 * 1024 * 768              # 25 MB：与第 11 章的输出一样大
+    faults = []
+
+    def fresh():
+        f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        torch.empty(n).fill_(1.0)
+        faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0)
+    t = compare({"新申请输出": fresh}, rounds=9, warmup=2)
+    if not t.reused:
+        pytest.skip("这个平台上不能让分配器复用释放的内存")
+    timed = faults[2:-1]            # 去掉预热与最后单独数缺页的那一次
+    assert len(timed) == 9 and sum(v < 100 for v in timed) >= 7, timed
+    assert t.page_faults("新申请输出") >= n * 4 // 4096 - 10
+
+
 def test_ratio_lies_within_its_range_and_spread_is_nonnegative():
     x = torch.randn(256, 256)
     t = compare({"加法": lambda: x + 1, "矩阵乘": lambda: x @ x}, rounds=6, warmup=1)
