@@ -1,7 +1,8 @@
 // 1. 行间公式比正文栏宽时（多见于手机屏幕），按比例缩小到正好放得下，整条公式始终可见。
 //    适用于浏览器里排版的 MathJax，也适用于构建时排好的公式（mjx-container / .katex-display）。
 // 2. 主题的 Colab 按钮图片的替代文字是英文，换成中文。
-// 3. 插图延迟加载（dsx_book/trim.py）；读者在浏览器里打印本页时，把还没下载的图改为立即下载
+// 3. 表格：数、元组所在的格子不折行（输出里带负号或指数的数也不在「-」处折行）；每张表格套一个能横向滚动的框，放不下时框上方显示一行提示。
+// 4. 插图延迟加载（dsx_book/trim.py）；读者在浏览器里打印本页时，把还没下载的图改为立即下载
 //    （浏览器打印时一般也会自己加载，这里再保一次）。
 (function () {
   "use strict";
@@ -36,14 +37,65 @@
     });
   }
 
+  const NUMERIC = /^[-+−]?[\d(（][\d\s.,()+\-−e×%]*$/;
+  const HINT = "表格较宽：向右滑动（滚动）查看其余的列 →";
+  function tables() {
+    document.querySelectorAll("article.bd-article table").forEach((table) => {
+      let box = table.parentElement;
+      if (!box.classList.contains("dsx-table-scroll")) {
+        table.querySelectorAll("td").forEach((td) => {
+          if (NUMERIC.test(td.textContent.trim())) td.classList.add("dsx-nowrap");
+        });
+        box = document.createElement("div");
+        box.className = "dsx-table-scroll";
+        const hint = document.createElement("p");
+        hint.className = "dsx-scroll-hint";
+        hint.textContent = HINT;
+        table.replaceWith(hint);
+        hint.after(box);
+        box.appendChild(table);
+      }
+      const wide = Math.max(table.scrollWidth, table.getBoundingClientRect().width) > box.clientWidth + 1;
+      box.previousElementSibling.hidden = !wide;
+    });
+  }
+
+  // 输出里带负号或指数的数（-0.0399、1.19e-07）：浏览器会在「-」处折行，把它们包进不折行的 <span>
+  const SIGNED = /-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/g;
+  function outputNumbers() {
+    document.querySelectorAll("article div.cell_output pre").forEach((pre) => {
+      if (pre.dataset.dsxNumbers) return;
+      pre.dataset.dsxNumbers = "1";
+      const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT), nodes = [];
+      for (let t = walker.nextNode(); t; t = walker.nextNode()) nodes.push(t);
+      nodes.forEach((node) => {
+        const text = node.textContent, parts = [];
+        let last = 0;
+        for (const m of text.matchAll(SIGNED)) {
+          if (!m[0].includes("-")) continue;
+          parts.push(document.createTextNode(text.slice(last, m.index)));
+          const span = document.createElement("span");
+          span.className = "dsx-nobr";
+          span.textContent = m[0];
+          parts.push(span);
+          last = m.index + m[0].length;
+        }
+        if (!parts.length) return;
+        parts.push(document.createTextNode(text.slice(last)));
+        node.replaceWith(...parts);
+      });
+    });
+  }
+
   let pending = null;
   function later() {
     cancelAnimationFrame(pending);
-    pending = requestAnimationFrame(fit);
+    pending = requestAnimationFrame(() => { fit(); tables(); });
   }
 
   window.addEventListener("resize", later);
   window.addEventListener("load", () => {
+    tables();
     fit();
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
       MathJax.startup.promise.then(fit);
@@ -51,6 +103,8 @@
   });
   document.addEventListener("DOMContentLoaded", () => {
     chineseAlt();
+    outputNumbers();
+    tables();
     fit();
   });
   window.addEventListener("beforeprint", () => {

@@ -42,6 +42,7 @@ _LOADER = """<style>
 border:1px solid var(--pst-color-border,#ccc);background:var(--pst-color-surface,#f5f5f5);color:var(--pst-color-text-base,#222)}
 .dsx-inpage-bar button[data-action=run]{background:var(--pst-color-primary,#1565c0);border-color:transparent;color:#fff}
 .dsx-inpage-keys{font-size:.8em;color:var(--pst-color-text-muted,#555);margin:.2em 0}
+.dsx-keys-touch{display:none}@media (hover:none) and (pointer:coarse){.dsx-keys-desk{display:none}.dsx-keys-touch{display:inline}}
 .dsx-inpage-feedback{font-size:.9em;padding:.4em .7em;border-left:4px solid var(--pst-color-border,#bbb);
 color:var(--pst-color-text-muted,#555);white-space:pre-wrap}
 </style>
@@ -67,7 +68,9 @@ def _toolbar(ex, static, first):
             '<button type="button" data-action="reset">重置</button></div>'
             '<div class="dsx-inpage-feedback" role="status" aria-live="polite">可以直接在网页里改上面的代码，'
             '再按「运行并检查」：代码在你的浏览器里运行，不需要安装任何东西。</div>'
-            '<div class="dsx-inpage-keys">编辑器里 Tab 是缩进；先按 Esc 再按 Tab 离开编辑器，Ctrl+Enter 运行并检查。</div>'
+            '<div class="dsx-inpage-keys"><span class="dsx-keys-desk">编辑器里 Tab 是缩进；先按 Esc 再按 Tab 离开编辑器，'
+            'Ctrl+Enter 运行并检查。</span><span class="dsx-keys-touch">点一下代码就能编辑；长的行在编辑器里自动折行；'
+            '缩进用空格（每层 4 个）；改好后按「运行并检查」。</span></div>'
             '</div>'
             + (_LOADER if first else ""))
 

@@ -8,7 +8,8 @@ resolver 需要提供：
 - glue_text(key, fmt) -> str：与 {glue:text}`key:fmt` 在网页上显示的文字相同；
 - xref(role, target, title) -> (文字, 网址或 None)：{eq}/{doc}/{ref}/{numref} 等交叉引用；
 - admonition_title(name) -> str：note、tip 等提示框的标题（与网页相同的语言）；
-- heading_number(title) -> str：网页上这个标题前的节号（如 "4.1. "），没有编号时为 ""。
+- heading_number(title) -> str：网页上这个标题前的节号（如 "4.1. "），没有编号时为 ""；
+- 可选 link(text, url) -> str：交叉引用写成的 Markdown 链接（笔记本压缩包里打开旁边的笔记本，网页地址作后备）。
 """
 import re
 
@@ -153,6 +154,8 @@ class Converter:
         title, target = (explicit.group("title"), explicit.group("target")) if explicit else (None, body)
         if role in ("eq", "doc", "ref", "numref", "any", "std:ref", "std:doc"):
             text, url = self.resolver.xref(role.split(":")[-1], target.strip(), title)
+            if url and hasattr(self.resolver, "link"):   # 读者版的压缩包：打开旁边的笔记本（reader_edition.BuildResolver）
+                return self.resolver.link(text, url)
             return f"[{text}]({url})" if url else text
         if role in ("sub", "sup"):
             return f"<{role}>{body}</{role}>"

@@ -51,27 +51,56 @@ keep = [f"{n}=={version(n)}" for n in ("torch", "numpy", "ipywidgets", "matplotl
 KEEP = os.path.join(tempfile.gettempdir(), "dsx_keep.txt")
 with open(KEEP, "w") as f:
     f.write("\\n".join(keep) + "\\n")
-report = f"dsx_util {VERSION} 已经安装，直接使用。" if version("dsx_util") == VERSION else None
-failed = []
-for label, source in [] if report else SOURCES:
+loaded = {n: version(n) for n in ("dsx_util", "torch", "numpy", "ipywidgets", "matplotlib") if n in sys.modules}
+done = "已经安装" if version("dsx_util") == VERSION else None
+failed, errors = [], []
+if done is None and sys.version_info < (__PYMIN__):   # pip 会拒绝安装（requires a different Python）
+    SOURCES = []
+    errors.append(f"这个内核的 Python 是 {sys.version.split()[0]}，本书的工具包需要 Python __PYMIN_TEXT__ 或更新版本，"
+                  "pip 不会安装它。请装一个更新的 Python，用它建虚拟环境（见网页版首页或本地运行说明），在 Jupyter 里选它的内核。")
+for label, source in [] if done else SOURCES:
     pip = [sys.executable, "-m", "pip", "install", "-q", "-c", KEEP, source]
     # 依赖从软件包索引装不上（例如断网）时只装 dsx_util 本身，再说出还缺哪些
-    if all(subprocess.run(cmd, capture_output=True).returncode for cmd in (pip, pip + ["--no-deps"])):
+    runs = [subprocess.run(cmd, capture_output=True, text=True) for cmd in (pip,)]
+    if runs[0].returncode:
+        runs.append(subprocess.run(pip + ["--no-deps"], capture_output=True, text=True))
+    if runs[-1].returncode:
         failed.append(label)
+        lines = [x for x in (runs[-1].stderr or "").splitlines() if x.strip()]
+        errors.append(f"{label}没装上（pip：{lines[-1].strip()[:200]}）" if lines else f"{label}没装上。")
         continue
     invalidate_caches()
-    needs = (re.split(r"[ ;<>=!~\\[(]", r)[0] for r in (version("dsx_util") and metadata.requires("dsx_util")) or [])
-    missing = " ".join(n for n in needs if version(n) is None)
-    report = (f"环境已就绪：dsx_util {VERSION} 装自{label} {source}" + (f"（{'、'.join(failed)}没装上）" if failed else "")
-              + (f"；还缺它的依赖，请运行 pip install {missing}（可加 -i 镜像地址）" if missing else "")
-              + (f"；未改动已装的 {' '.join(keep)}。" if keep else "。"))
+    done = f"装自{label} {source}" + (f"（{'、'.join(failed)}没装上）" if failed else "")
     break
-if report is None and "google.colab" in sys.modules:
+if done is None and "google.colab" in sys.modules:
     raise RuntimeError(f"安装 dsx_util 失败（试过：{'；'.join(s[1] for s in SOURCES)}）。请检查网络后重新运行这一格。")
-print(report or "".join(f"{x}没装上。" for x in failed) + f"没有找到本书的工具包 dsx_util {VERSION}，后面的单元格要用它。安装方法"
-      f"（Windows、macOS、Linux 相同）：\\n1. 下载 {WHEEL_URL}（网页版首页有链接，笔记本压缩包 dsx-notebooks.zip 里也有）；\\n"
-      f"2. 把它放在本笔记本旁边再运行这一格（它会替你安装），或在终端里运行 pip install ./{WHEEL}"
-      "（PyTorch 等依赖从软件包索引下载，国内可加 -i https://pypi.tuna.tsinghua.edu.cn/simple），然后重启内核。")'''
+if done is None:
+    print("".join(e + "\\n" for e in errors) + f"没有找到本书的工具包 dsx_util {VERSION}，后面的单元格要用它。安装方法"
+          f"（Windows、macOS、Linux 相同）：\\n1. 下载 {WHEEL_URL}（网页版首页有链接，笔记本压缩包 dsx-notebooks.zip 里也有）；\\n"
+          f"2. 把它放在本笔记本旁边再运行这一格（它会替你安装），或在终端里（激活同一个虚拟环境）运行\\n"
+          f"   pip install ./{WHEEL} -i __MIRROR__\\n   然后重新运行这一格。")
+else:
+    # 逐个报告依赖：导入要用的都装好了才说「就绪」；中文字体只影响图里的字，单独说
+    needs = [re.split(r"[ ;<>=!~\\[(]", r)[0] for r in metadata.requires("dsx_util") or [] if "extra ==" not in r]
+    have = {n: version(n) for n in needs}
+    font = "noto-cjk-sans-otc"
+    missing = [n for n, v in have.items() if v is None and n != font]
+    deps = "、".join(f"{n} {v}" if v else f"{n}（缺）" for n, v in have.items())
+    stale = [n for n, v in loaded.items() if version(n) != v]   # 这次会话里已经导入、现在版本变了
+    torch_cpu = " -f __TORCH_CPU__" if "torch" in missing else ""
+    if missing:
+        print(f"还没有就绪：dsx_util {VERSION} {done}，但缺少 {'、'.join(missing)}，后面的单元格导入它们时会失败。"
+              f"依赖：{deps}。\\n请在终端里（激活同一个虚拟环境）运行：pip install {' '.join(missing)} -i __MIRROR__{torch_cpu}"
+              "\\n装好后重新运行这一格（不必重启内核）。")
+    elif done == "已经安装" and have.get(font):
+        print(f"dsx_util {VERSION} 已经安装，直接使用。")
+    else:
+        print(f"环境已就绪：dsx_util {VERSION} {done}；依赖都在：{deps}"
+              + (f"；图用的中文字体 {font} 没装上，图里的中文会显示成方框（联网后运行 pip install {font} -i __MIRROR__）"
+                 if not have.get(font) else "")
+              + (f"；未改动已装的 {' '.join(keep)}。" if keep else "。"))
+    if stale:
+        print(f"请重启内核（Kernel → Restart Kernel），再从头运行：这次会话里已经导入的 {'、'.join(stale)} 换了版本。")'''
 
 
 # setup：nbsync 认得它；remove-cell：网页和 PDF 上不显示这个单元格（笔记本里照常运行）
@@ -129,8 +158,12 @@ def install_spec():
 
 
 def setup_cell_source():
+    from . import install
+    low = install.min_python()
     values = {"__VERSION__": package_version(), "__WHEEL__": wheel_name(), "__PIN__": index_spec(),
-              "__WHEEL_URL__": wheel_url(), "__GIT__": install_spec()}
+              "__WHEEL_URL__": wheel_url(), "__GIT__": install_spec(), "__PYMIN_TEXT__": low,
+              "__PYMIN__": low.replace(".", ", "), "__MIRROR__": install.PYPI_MIRROR,
+              "__TORCH_CPU__": install.TORCH_CPU_MIRROR}
     source = SETUP_TEMPLATE
     for key, value in values.items():
         source = source.replace(key, value)

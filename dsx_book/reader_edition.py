@@ -75,10 +75,12 @@ def chapters(app):
 class BuildResolver:
     """给 myst_markdown.Converter 提供一章的 glue 值、式号和页面链接，全部取自本次 Sphinx 构建。"""
 
-    def __init__(self, app, docname):
+    def __init__(self, app, docname, local=None):
         self.app, self.docname = app, docname
         self.page_url = urljoin(web_url(app.config), app.builder.get_target_uri(docname))
         self._glue, self._numbers = {}, None
+        # 压缩包版：{文档名: 压缩包里同一文件夹中的文件名}；链接到这些文档时打开旁边的文件，后面附上网页地址
+        self.local = local or {}
 
     def glue(self, key):
         doc, _, name = key.rpartition("::")
@@ -117,6 +119,17 @@ class BuildResolver:
             uri = "#" + resolved["refid"]
         return text, (urljoin(self.page_url, uri) if uri else None)
 
+    def link(self, text, url):
+        """Markdown 链接。压缩包版里指向另一章或术语表的链接打开旁边的笔记本，后面的「网页」链接是后备
+        （单独拿到一个笔记本、旁边没有别的文件时用）。"""
+        if self.local and url:
+            base = web_url(self.app.config)
+            path = url[len(base):].split("#")[0] if url.startswith(base) else ""
+            target = self.local.get(path[:-len(".html")] if path.endswith(".html") else None)
+            if target and path != self.app.builder.get_target_uri(self.docname):
+                return f"[{text}]({target})<sup>[网页]({url})</sup>"
+        return f"[{text}]({url})"
+
     def heading_number(self, title):
         """网页上这个标题前的节号（如 "4.1. "），取自 Sphinx 排好的目录；没有编号时返回 ""。"""
         if self._numbers is None:
@@ -142,10 +155,11 @@ def output_folder(app):
 
 
 # ---------------------------------------------------------------- 生成
-def reader_notebook(app, docname):
-    """按源笔记本生成读者版：Markdown 单元格改写，代码单元格原样保留、清空输出；glue 单元格不要。"""
+def reader_notebook(app, docname, local=None):
+    """按源笔记本生成读者版：Markdown 单元格改写，代码单元格原样保留、清空输出；glue 单元格不要。
+    local（压缩包版）：{文档名: 旁边的文件名}，交叉引用打开旁边的笔记本（见 BuildResolver.link）。"""
     source = nbformat.read(str(app.env.doc2path(docname)), as_version=4)
-    resolver = BuildResolver(app, docname)
+    resolver = BuildResolver(app, docname, local)
     widget_cells = widget_cell_ids(executed_notebook(app, docname, source))
     cells, hinted = [], False
     for cell in source.cells:
@@ -190,11 +204,13 @@ def widget_cell_ids(executed):
 
 
 def local_run_notes(app, docnames):
-    from . import nbsync
+    from . import install, nbsync
     version, wheel = nbsync.package_version(), nbsync.wheel_name()
     url = web_url(app.config)
     listing = "\n".join(f"- `{Path(d).name}.ipynb`：{BuildResolver(app, d).heading_number(app.env.titles[d].astext())}"
                         f"{app.env.titles[d].astext()}" for d in docnames)
+    if GLOSSARY in app.env.found_docs:
+        listing += "\n- `glossary.ipynb`：术语表"
     return f"""# 本地运行说明
 
 这里是《{app.config.html_title}》全部章节的笔记本，以及本书的工具包 dsx_util 的安装文件 `{wheel}`。
@@ -203,30 +219,24 @@ def local_run_notes(app, docnames):
 
 ## 1. 安装（Windows、macOS、Linux 相同；不需要 make，也不需要访问 GitHub）
 
-需要 Python 3.9 或更新版本。在本文件所在的文件夹里打开终端（Windows 用「命令提示符」或 PowerShell），
-建一个虚拟环境并激活它：
+{install.python_sentence()}。在本文件所在的文件夹里打开终端（Windows 用「命令提示符」或 PowerShell），
+运行下面的命令：建一个虚拟环境并激活它，装只带 CPU 的 PyTorch，再从本文件夹里的 wheel 安装 dsx_util 和 JupyterLab。
+国内镜像已经写在命令里（`pip config` 那一行与 `-f` 后面的地址），整块复制即可；不需要访问 download.pytorch.org、PyPI 或 GitHub。
 
 ```bash
-python -m venv .venv
-source .venv/bin/activate          # Windows：.venv\\Scripts\\activate
+{install.install_block(wheel)}
 ```
 
-然后从本文件夹里的 wheel 安装 dsx_util，再装 JupyterLab。PyTorch、matplotlib、ipywidgets 等依赖由 pip 从
-软件包索引下载，任何 PyPI 镜像都可以，例如在中国大陆加上 `-i https://pypi.tuna.tsinghua.edu.cn/simple`：
+{install.torch_note()[0]}
 
-```bash
-pip install ./{wheel} jupyterlab
-```
-
-只有 CPU 的 Linux 机器上，pip 默认下载带 CUDA 的 PyTorch（几个 GB）；可以先运行
-`pip install torch --index-url https://download.pytorch.org/whl/cpu`，再运行上面的命令。
+{install.torch_note()[1]}
 
 其他安装来源：dsx_util 发布到 PyPI 之后（镜像同步之后也一样），可以直接 `pip install dsx_util=={version} jupyterlab`；
 能访问 GitHub 时，也可以从仓库的版本标签安装：`pip install "{nbsync.install_spec()}"`。
 
-## 2. 打开
+## 2. 以后再打开
 
-在本文件所在的文件夹里运行：
+在本文件所在的文件夹里先激活虚拟环境（`source .venv/bin/activate`，Windows：`.venv\\Scripts\\activate`），再运行：
 
 ```bash
 jupyter lab
@@ -235,6 +245,7 @@ jupyter lab
 浏览器会打开 JupyterLab，双击任一章即可。每章的第一个单元格（已折叠）检查 dsx_util：已经装好就直接用；
 没装时安装本文件夹里的 `{wheel}`，找不到它就打印安装步骤。
 交互探索器和练习检查器需要运行单元格才会出现；重新打开笔记本后，从头再运行一遍即可。
+正文里指向其他章节和术语表的链接打开本文件夹里的笔记本；链接后面的「网页」打开网页版的同一处（需要能访问网页版）。
 
 ## 章节
 
@@ -297,14 +308,37 @@ def write_reader_edition(app, exception):
         (download_dir / f"{name}.ipynb").write_text(text, encoding="utf-8")
         names.append(name)
     wheel = copy_dist(app.outdir)
+    local = archive_links(app, docnames)
     with zipfile.ZipFile(download_dir / ARCHIVE, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name in names:
-            archive.write(download_dir / f"{name}.ipynb", f"dsx-notebooks/{name}.ipynb")
+        for docname in docnames:   # 压缩包里的章节：交叉引用打开旁边的笔记本或术语表
+            archive.writestr(f"dsx-notebooks/{local[docname]}", nbformat.writes(reader_notebook(app, docname, local)) + "\n")
+        if GLOSSARY in app.env.found_docs:
+            archive.writestr(f"dsx-notebooks/{local[GLOSSARY]}", nbformat.writes(glossary_notebook(app, local)) + "\n")
         if wheel is not None:   # 放在笔记本旁边：设置单元格找到它就会安装
             archive.write(wheel, f"dsx-notebooks/{wheel.name}")
         archive.writestr("dsx-notebooks/本地运行说明.md", local_run_notes(app, docnames))
     logger.info(f"读者版笔记本：{len(names)} 章，写到 {reader_root} 和 {download_dir}"
                 f"（{time.perf_counter() - started:.1f} 秒）")
+
+
+GLOSSARY = "book/glossary"
+
+
+def archive_links(app, docnames):
+    """压缩包里每个文档的文件名：各章是 <章>.ipynb，术语表是 glossary.ipynb（一个 Markdown 单元格）。"""
+    names = {d: f"{Path(d).name}.ipynb" for d in docnames}
+    if GLOSSARY in app.env.found_docs:
+        names[GLOSSARY] = f"{Path(GLOSSARY).name}.ipynb"
+    return names
+
+
+def glossary_notebook(app, local):
+    """术语表做成只有一个 Markdown 单元格的笔记本，条目里的链接同样打开旁边的章节。"""
+    text = Path(app.env.doc2path(GLOSSARY)).read_text(encoding="utf-8")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell(Converter(BuildResolver(app, GLOSSARY, local)).convert(text))]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    return nb
 
 
 # ---------------------------------------------------------------- 页面上的按钮

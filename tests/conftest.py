@@ -85,7 +85,8 @@ def run_chapter():
 # 一个测试的层：自己写了 @pytest.mark.<层> 就用它；否则文件在 SLOW_MODULES 里或要开 JupyterLab 是 slow，用到浏览器夹具是 browser，
 # 文件在 BOOK_MODULES 里或用到 run_chapter 是 book，其余是 unit。新文件要读构建结果时，在这里登记。
 TIERS = ("unit", "book", "browser", "slow")
-SLOW_MODULES = {"test_colab.py", "test_pdf.py", "test_release.py", "test_figures.py", "test_seed_robustness.py"}
+SLOW_MODULES = {"test_colab.py", "test_pdf.py", "test_release.py", "test_figures.py", "test_seed_robustness.py",
+                "test_python_versions.py"}
 BOOK_MODULES = {"test_book_build.py", "test_consistency.py", "test_notebooks.py", "test_typography.py",
                 "test_svg_slim.py", "test_page_weight.py", "test_reader_edition.py", "test_web_archive.py",
                 "test_inpage_browser.py", "test_browser.py", "test_browser_checks.py", "test_browser_explorers.py"}

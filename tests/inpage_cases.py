@@ -25,3 +25,23 @@ GENERIC = {
     "raised": "def {entry}(*args, **kwargs):\n    return 1 / 0\n",
     "timeout": "def {entry}(*args, **kwargs):\n    while True:\n        pass\n",
 }
+
+# 网页里最常见的头几种错误（在 ch02-relu 上试）：{错误代码: [代码, ...]}。CPython 与浏览器里必须得到同一代码与说明
+FIRST_ERRORS = {
+    "fullwidth_punctuation": [
+        "def relu_list(values)：\n    return [max(0.0, v) for v in values]\n",            # 全角冒号
+        "def relu_list(values):\n    return [max(0.0，v) for v in values]\n",            # 全角逗号
+        "def relu_list（values):\n    return values\n",                                    # 全角括号
+        "def relu_list(values):\n    s = “abc”\n    return values\n",                     # 全角引号
+    ],
+    "unexpected_indent": ["def relu_list(values):\n    out = []\n        for v in values:\n"
+                          "            out.append(max(0.0, v))\n    return out\n"],
+    "missing_indent": ["def relu_list(values):\nreturn [max(0.0, v) for v in values]\n"],
+    "uneven_indent": ["def relu_list(values):\n    out = []\n  return out\n"],
+    # 导入题目不许用的模块：代码与笔记本里相同（forbidden_call），说明是 core.MESSAGES["forbidden_import"]
+    "forbidden_call": ["import torch\n\n\ndef relu_list(values):\n    return [max(0.0, v) for v in values]\n",
+                         "import numpy as np\n\n\ndef relu_list(values):\n    return list(np.maximum(values, 0.0))\n"],
+}
+# 全角字符在字符串或注释里是合法的：不能当成错误
+FULLWIDTH_ALLOWED = "def relu_list(values):\n    # 注释里可以有全角标点：，（）\n    s = '你好，世界（测试）'\n" \
+                    "    return [max(0.0, v) for v in values]\n"

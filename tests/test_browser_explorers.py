@@ -3,6 +3,7 @@
 页面：book/ch03_dim_keepdim.html（dim/keepdim 探索器）与 book/ch04_formulas.html（γ/β/ε 探索器），
 来自 DSX_HTML_DIR（默认 _build/html）。最后两个测试不需要构建好的书：它们把探索器的 text/html 输出直接放进空白页。
 """
+import itertools
 import json
 import re
 
@@ -434,11 +435,12 @@ def test_geometry_explorer_in_book_page(open_page):
     # ε：x 接近 c·1 时，ε 越大 LN 的输出越短（缩向原点），画出来的点也离原点越来越近
     root.locator('[data-role="near"]').click()
     near = slider_values(root)
+    assert max(abs(v - 1.5) for v in near) < 0.1, near          # x 接近 c·1，c 是滑块上的 1.5
     cx, cy = 125.0, 122.0
     lengths, radii = [], []
     for log_eps in ("-6", "-3", "-2", "-1", "0"):
         root.locator('[data-role="log_eps"]').fill(log_eps)
-        assert_geo_page_matches_torch(root, near, 1.0, 0.0, 10.0 ** int(log_eps))
+        assert_geo_page_matches_torch(root, near, 2.5, 1.5, 10.0 ** int(log_eps))   # 按钮不改 α 与 c
         lengths.append(float(geo_shown(root, "ln-len")))
         px, py = drawn(root, "ln-out")
         radii.append(abs(px - cx) + abs(py - cy))
@@ -472,14 +474,14 @@ def axes_reference(x, mode):
         return F.rms_norm(x, (h_,), eps=1e-5)
     if mode == "ln_th":
         return F.layer_norm(x, (t_, h_), eps=1e-5)
-    return F.group_norm(x.reshape(-1, h_), h_ // 2, eps=1e-5).reshape(x.shape)
+    return F.group_norm(x.transpose(1, 2), h_ // 2, eps=1e-5).transpose(1, 2)   # nn.GroupNorm：[B, C=H, L=T]，每组 2 个通道
 
 
 GROUP_KEY = {"ln": lambda b, t, h: (b, t), "bn": lambda b, t, h: (h,), "rms": lambda b, t, h: (b, t),
-             "ln_th": lambda b, t, h: (b,), "group": lambda b, t, h: (b, t, h // 2)}
+             "ln_th": lambda b, t, h: (b,), "group": lambda b, t, h: (b, h // 2)}
 DIM_LINE = {"ln": "x.mean(dim=-1, keepdim=True)", "bn": "x.mean(dim=(0, 1), keepdim=True)",
             "rms": "x.pow(2).mean(dim=-1, keepdim=True)", "ln_th": "x.mean(dim=(1, 2), keepdim=True)",
-            "group": "g.mean(dim=-1, keepdim=True)"}
+            "group": "g.mean(dim=(1, 3), keepdim=True)"}
 
 CELLS_JS = """(root) => Array.from(root.querySelectorAll('[data-role="out-cell"]')).map((td, i) => {
   const inp = root.querySelectorAll('[data-role="in-cell"]')[i];
@@ -542,6 +544,12 @@ def test_new_explorers_page_view_matches_kernel_view(blank_page):
         page_d = root.locator(f'[data-role="{role}"]').get_attribute("d")
         kernel_d = re.search(rf'data-role="{role}" d="([^"]*)"', kernel).group(1)
         assert numbers(page_d) == pytest.approx(numbers(kernel_d), abs=0.011), role
+    for role in ("ln-x-label", "ln-mu-label", "ln-out-label", "rms-x-label", "rms-out-label"):   # 标签放在同一个位置
+        m = re.search(rf'data-role="{role}" x="([-\d.]+)" y="([-\d.]+)" visibility="(\w+)"', kernel)
+        mine = root.locator(f'[data-role="{role}"]')
+        assert (float(mine.get_attribute("x")), float(mine.get_attribute("y"))) == pytest.approx(
+            (float(m.group(1)), float(m.group(2))), abs=0.011), role
+        assert mine.get_attribute("visibility") == m.group(3), role
     aroot = blank_page.locator('[data-explorer="norm_axes"]')
     for mode in AXES_MODES:
         axes.set(mode=mode)
@@ -579,7 +587,9 @@ def test_new_explorers_fit_390px_readable_in_light_and_dark(browser, site_url, p
             b = control.bounding_box()
             assert b["height"] >= 24 and b["width"] >= 24, f"控件太小：{control.get_attribute('data-role')} {b}"
             assert b["x"] >= box["x"] - 0.5 and b["x"] + b["width"] <= box["x"] + box["width"] + 0.5
-        for svg in root.locator("svg").all():            # 几何图整张放得下，文字不小于 9 px
+        for svg in root.locator("svg").all():            # 几何图整张放得下（手机上两张图在横向滑动的框里：滑到它），文字不小于 9 px
+            svg.evaluate("s => s.scrollIntoView({block: 'nearest', inline: 'start'})")
+            page.wait_for_timeout(50)
             b = svg.bounding_box()
             assert b["x"] >= box["x"] - 0.5 and b["x"] + b["width"] <= box["x"] + box["width"] + 0.5
             smallest = svg.evaluate("s => Math.min(...Array.from(s.querySelectorAll('text')).map("
@@ -636,5 +646,85 @@ def test_geometry_explorer_runs_in_jupyterlab(browser, jupyter_lab):  # noqa: F8
         out = ROOT / "_build" / "screenshots"
         out.mkdir(parents=True, exist_ok=True)
         cell.screenshot(path=str(out / "jupyterlab-ch08-geometry-explorer.png"))
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------- 第 8 章几何探索器：标签、按钮、手机上的布局
+LABEL_BOXES_JS = """root => Array.from(root.querySelectorAll('svg.dsx-geo')).map(svg => {
+    const frame = svg.getBoundingClientRect();
+    return Array.from(svg.querySelectorAll('text')).filter(t => t.textContent.trim() &&
+        getComputedStyle(t).visibility !== 'hidden').map(t => {
+        const r = t.getBoundingClientRect();
+        return {text: t.textContent, box: [r.left - frame.left, r.top - frame.top, r.right - frame.left, r.bottom - frame.top]};
+    });
+})"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_geometry_labels_never_overlap_while_sliders_move(browser, site_url, width):
+    """拖动 x₁、x₂、x₃、α、c 的一组组合：每张图里所有看得见的文字（实际排版出的外框）两两不重叠。"""
+    context, page = _phone_page(browser, width=width)
+    try:
+        page.goto(site_url + GEO_PAGE)
+        root = page.locator('[data-explorer="norm_geometry"]').first
+        checked = 0
+        for x in (("2", "1", "0.5"), ("1.05", "1", "0.95"), ("0", "0", "0"), ("-2", "1.5", "0.5"), ("3", "-3", "0"),
+                  ("0.3", "0.2", "0.1"), ("-1", "-1", "-1.1"), ("1", "-0.5", "-0.5")):
+            for alpha, shift in (("1", "0"), ("0.5", "1"), ("2", "-1"), ("1", "2")):
+                for role, value in zip(("x1", "x2", "x3", "alpha", "shift"), (*x, alpha, shift)):
+                    root.locator(f'[data-role="{role}"]').fill(value)
+                for labels in root.evaluate(LABEL_BOXES_JS):
+                    assert len(labels) >= 6
+                    for a, b in itertools.combinations(labels, 2):
+                        w = min(a["box"][2], b["box"][2]) - max(a["box"][0], b["box"][0])
+                        h = min(a["box"][3], b["box"][3]) - max(a["box"][1], b["box"][1])
+                        assert w <= 0.5 or h <= 0.5, (x, alpha, shift, a, b)
+                    checked += 1
+        assert checked == 8 * 4 * 2
+    finally:
+        context.close()
+
+
+def test_near_button_does_what_it_says_for_every_c_in_the_page(browser, site_url):
+    """「让 x 接近 c·1」：c 取滑块上的值，按下后 x₁、x₂、x₃ 都离 c 不到 0.1；α、c 不变。"""
+    context, page = _phone_page(browser, width=1280)
+    try:
+        page.goto(site_url + GEO_PAGE)
+        root = page.locator('[data-explorer="norm_geometry"]').first
+        root.locator('[data-role="alpha"]').fill("1.5")
+        for c in ("-3", "-1.5", "-0.5", "0", "0.5", "1", "2.25", "3"):
+            root.locator('[data-role="shift"]').fill(c)
+            root.locator('[data-role="near"]').click()
+            x = slider_values(root)
+            assert max(abs(v - float(c)) for v in x) < 0.1, (c, x)
+            assert float(root.locator('[data-role="shift"]').input_value()) == float(c)
+            assert float(root.locator('[data-role="alpha"]').input_value()) == 1.5
+            assert float(geo_shown(root, "vlen")) < 0.2
+    finally:
+        context.close()
+
+
+def test_phone_keeps_one_picture_and_its_sliders_in_view(browser, site_url):
+    """390 × 844 的手机：一张几何图与全部滑块同时在屏幕里；横向滑动换成另一张图，滑块仍在；说明「左右滑动」看得见。"""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  locale="zh-CN")
+    try:
+        page = context.new_page()
+        page.goto(site_url + GEO_PAGE)
+        root = page.locator('[data-explorer="norm_geometry"]').first
+        charts = root.locator('[data-role="charts"]')
+        charts.evaluate("c => c.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(100)
+        assert root.locator(".dsx-swipe-hint").is_visible()
+        for role in ("chart-ln", "chart-rms"):
+            root.locator(f'[data-role="{role}"]').evaluate("s => s.scrollIntoView({block: 'nearest', inline: 'start'})")
+            page.wait_for_timeout(100)
+            boxes = [root.locator(f'[data-role="{role}"]').bounding_box()]
+            boxes += [root.locator(f'input[data-role="{n}"]').bounding_box()
+                      for n in ("x1", "x2", "x3", "alpha", "shift", "log_eps")]
+            top, bottom = min(b["y"] for b in boxes), max(b["y"] + b["height"] for b in boxes)
+            assert top >= -0.5 and bottom <= 844.5, (role, top, bottom)
+            assert all(b["x"] >= -0.5 and b["x"] + b["width"] <= 390.5 for b in boxes), (role, boxes)
     finally:
         context.close()

@@ -188,8 +188,9 @@ def test_offline_colab_cell_installs_the_wheel_the_web_edition_serves(clean_cola
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     assert done.stdout.startswith(f"环境已就绪：dsx_util {VERSION} 装自网页版的 wheel {url}（软件包索引没装上）"), \
         done.stdout
-    # 断网时中文字体包装不上：单元格说出来，并给出命令
-    assert "还缺它的依赖，请运行 pip install noto-cjk-sans-otc" in done.stdout and done.stdout.count("\n") == 1
+    # 断网时中文字体包装不上：导入不受影响（仍是「就绪」），单元格说出后果，并给出带国内镜像的命令
+    assert "图用的中文字体 noto-cjk-sans-otc 没装上" in done.stdout and done.stdout.count("\n") == 1
+    assert "pip install noto-cjk-sans-otc -i https://pypi.tuna.tsinghua.edu.cn/simple" in done.stdout
     version, where, source = installed_from()
     assert version == VERSION and "site-packages" in where and source == url
     assert ("GET", f"/dist/{WHEEL}", "200") in site.requests

@@ -13,7 +13,7 @@ import pytest
 
 from dsx_util.exercises.catalog import EXERCISES
 from dsx_util.exercises.pure_checks import run_source
-from inpage_cases import MISTAKES, NOVEL
+from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, MISTAKES, NOVEL
 
 IN_PAGE = [ex for ex in EXERCISES if ex.in_page]
 LIMIT_S = 5.0
@@ -108,6 +108,22 @@ def test_in_page_exercise(ex, offline_page, site_url):
             _set_code(page, n, source)
             assert _same_as_cpython(page, n, ex, source)["codes"] == codes, what
 
+    assert page.context.external == [] and page.context.errors == []
+
+
+def test_first_errors_read_the_same_in_the_page(offline_page, site_url):
+    """全角标点、缩进、导入 torch/numpy：页面（Pyodide）里的代码与说明和 CPython 里完全相同。"""
+    ex = next(ex for ex in IN_PAGE if ex.id == "ch02-relu")
+    page = offline_page
+    page.goto(f"{site_url}book/{ex.chapter}.html")
+    boxes = page.locator(".dsx-inpage")
+    n = [boxes.nth(i).get_attribute("data-exercise") for i in range(boxes.count())].index(ex.id)
+    for code, sources in FIRST_ERRORS.items():
+        for source in sources:
+            _set_code(page, n, source)
+            assert _same_as_cpython(page, n, ex, source)["codes"] == [code], source
+    _set_code(page, n, FULLWIDTH_ALLOWED)
+    assert _run(page, n).startswith("✓")
     assert page.context.external == [] and page.context.errors == []
 
 
@@ -246,3 +262,35 @@ def test_torch_exercises_on_the_web_say_where_to_run_them(offline_page, site_url
     response = page.request.get(f"{site_url}book/{href}")
     assert response.ok and '"cells"' in response.text()
     assert page.context.external == [] and page.context.errors == []
+
+
+def test_phone_editor_wraps_and_speaks_touch(browser, site_url):
+    """手机（390 px、触屏）：按键说明不提 Esc、Tab、Ctrl（触屏键盘没有），而是触屏的说法；编辑器里长的行折行显示，
+    每一行都完整地落在编辑器里（不需要横向滚动才看得到行尾）。有实体键盘的宽屏仍说 Esc 与 Tab。"""
+    ex = next(ex for ex in IN_PAGE if ex.id == "ch04-layer-norm-rows")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                device_scale_factor=2, locale="zh-CN")
+    page = phone.new_page()
+    page.goto(f"{site_url}book/{ex.chapter}.html")
+    boxes = page.locator(".dsx-inpage")
+    n = [boxes.nth(i).get_attribute("data-exercise") for i in range(boxes.count())].index(ex.id)
+    keys = page.locator(".dsx-inpage-keys").nth(n).inner_text()
+    assert "Esc" not in keys and "Ctrl" not in keys and "Tab" not in keys and "点一下代码" in keys, keys
+    long_line = "    return [[gamma[j] * (row[j] - sum(row) / len(row)) + beta[j] for j in range(len(row))] for row in rows]"
+    _set_code(page, n, ex.template + "\n" + long_line + "\n")
+    fits = page.evaluate("""n => {
+        const cm = document.querySelectorAll('.dsx-inpage-code')[n].querySelector('.CodeMirror');
+        const scroller = cm.querySelector('.CodeMirror-scroll');
+        const box = cm.getBoundingClientRect();
+        const lines = [...cm.querySelectorAll('.CodeMirror-line')].map(l => l.getBoundingClientRect());
+        return {wrap: cm.classList.contains('CodeMirror-wrap'), scroll: scroller.scrollWidth - scroller.clientWidth,
+                right: Math.max(...lines.map(r => r.right)) - box.right, tall: Math.max(...lines.map(r => r.height))};
+    }""", n)
+    assert fits["wrap"] and fits["scroll"] <= 1 and fits["right"] <= 1, fits
+    assert fits["tall"] > 30, "最长的那一行应折成几行显示"
+    phone.close()
+    desk = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    page = desk.new_page()
+    page.goto(f"{site_url}book/{ex.chapter}.html")
+    assert "先按 Esc 再按 Tab" in page.locator(".dsx-inpage-keys").first.inner_text()
+    desk.close()

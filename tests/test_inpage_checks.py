@@ -11,7 +11,7 @@ import pytest
 from dsx_util import exercises
 from dsx_util.exercises import pure_checks
 from dsx_util.exercises.catalog import EXERCISES, get_exercise
-from inpage_cases import GENERIC, MISTAKES, NOVEL
+from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, GENERIC, MISTAKES, NOVEL
 
 IN_PAGE = [ex for ex in EXERCISES if ex.in_page]
 CASES = [(ex_id, code, src) for ex_id, cases in MISTAKES.items() for code, src in cases.items()]
@@ -148,3 +148,48 @@ def test_checker_never_raises_on_odd_return_values(capsys):
     assert exercises.check_relu(lambda v: [float("nan")] * len(v)).codes[0] == "wrong_output"
     assert exercises.check_layer_norm_rows(lambda r, g, b, eps=1e-5: [["x"] * 4] * 3).codes == ["not_number"]
     assert exercises.check_stable_var(lambda v: None).codes == ["not_number"]
+
+
+FIRST = [(code, src) for code, sources in FIRST_ERRORS.items() for src in sources]
+
+
+@pytest.mark.parametrize("code,source", FIRST, ids=[f"{c}-{i}" for i, (c, _) in enumerate(FIRST)])
+def test_first_errors_get_their_own_message(code, source):
+    """全角标点（说出是哪个字符、改成什么、切换输入法）、缩进、导入题目不许用的模块（说出「只用纯 Python」）：
+    各有一句中文说明，不是 Python 的英文报错。"""
+    ex = get_exercise("ch02-relu")
+    result = pure_checks.run_source(source, ex.checker, ex.entry)
+    assert result["codes"] == [code], result
+    (text,) = result["messages"]
+    assert "invalid character" not in text and "indent" not in text and "ModuleNotFoundError" not in text
+    if code == "fullwidth_punctuation":
+        chars = [c for c in pure_checks.FULLWIDTH if c in source]
+        assert chars and all(f"「{c}」改成「{pure_checks.FULLWIDTH[c]}」" in text for c in chars), text
+        assert "输入法" in text
+    if code == "forbidden_call":
+        assert "只用纯 Python" in text and "第 1 行" in text and "导入了" in text
+    if code.endswith("indent"):
+        assert "缩进" in text and "第 " in text
+
+
+def test_fullwidth_inside_strings_and_comments_is_fine():
+    ex = get_exercise("ch02-relu")
+    assert pure_checks.run_source(FULLWIDTH_ALLOWED, ex.checker, ex.entry)["codes"] == []
+
+
+def test_forbidden_import_is_named_in_every_pure_exercise_that_forbids_it():
+    """每道写明「只用纯 Python」的网页练习：开头 import torch 得到这条规则，而不是网页里的 ModuleNotFoundError。"""
+    for ex in IN_PAGE:
+        if "torch" not in ex.spec["forbidden"]:
+            continue
+        source = "import torch\n" + ex.solution
+        result = pure_checks.run_source(source, ex.checker, ex.entry)
+        assert result["codes"] == ["forbidden_call"] and "只用纯 Python" in result["messages"][0], (ex.id, result)
+        assert "第 1 行导入了 torch" in result["messages"][0]
+
+
+def test_missing_module_in_the_page_is_explained():
+    """题目没有禁止 torch 的网页练习里导入 torch：网页里导入失败时，说明网页里没有 PyTorch、这道题不需要它。"""
+    from dsx_util.exercises.core import explain_error
+    assert "网页里只有标准库" in explain_error(ModuleNotFoundError("No module named 'torch'"))
+    assert "NumPy" in explain_error(ModuleNotFoundError("No module named 'numpy'"))

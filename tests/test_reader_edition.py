@@ -165,21 +165,40 @@ def test_some_chapter_has_an_explorer_hint():
     assert any("Error displaying widget" in (READER / p.name).read_text(encoding="utf-8") for p in CHAPTERS)
 
 
+LOCAL_LINK = re.compile(r"\[([^\]]*)\]\(([\w.-]+\.ipynb)\)<sup>\[网页\]\(([^)]+)\)</sup>")
+
+
 def test_download_copies_and_archive_are_the_reader_edition():
+    """下载按钮给的就是读者版；压缩包里的章节也是读者版，只是交叉引用打开旁边的笔记本（网页地址跟在后面作后备）。"""
     folder = html_dir() / "notebooks"
+    n_local = 0
     with zipfile.ZipFile(folder / "dsx-notebooks.zip") as archive:
         names = set(archive.namelist())
         notes = archive.read("dsx-notebooks/本地运行说明.md").decode("utf-8")
         for path in CHAPTERS:
-            data = archive.read(f"dsx-notebooks/{path.name}")
-            assert data == (READER / path.name).read_bytes() == (folder / path.name).read_bytes()
+            assert (READER / path.name).read_bytes() == (folder / path.name).read_bytes()
+            packed = nbformat.reads(archive.read(f"dsx-notebooks/{path.name}").decode("utf-8"), as_version=4)
+            reader = reader_nb(path)
+            assert [c.source for c in packed.cells if c.cell_type == "code"] == \
+                [c.source for c in reader.cells if c.cell_type == "code"]
+            for mine, web in zip(packed.cells, reader.cells):
+                for _, target, url in LOCAL_LINK.findall(mine.source):
+                    assert f"dsx-notebooks/{target}" in names, f"{path.stem}：链接 {target} 在压缩包里没有"
+                    assert Path(target).stem in url, (target, url)   # 后备的网页地址是同一个文档
+                    n_local += 1
+                assert LOCAL_LINK.sub(r"[\1](\3)", mine.source) == web.source
+        glossary = archive.read("dsx-notebooks/glossary.ipynb").decode("utf-8")
+        assert "术语表" in glossary and "层归一化" in glossary and "{ref}" not in glossary
+        assert LOCAL_LINK.search(nbformat.reads(glossary, as_version=4).cells[0].source), "术语表的条目应链接到旁边的章节"
+    assert n_local >= 20, f"压缩包里只有 {n_local} 个打开旁边笔记本的链接"
     from dsx_book.nbsync import package_version, wheel_name   # 版本号只写在 dsx_util/__init__.py
     version, wheel = package_version(), wheel_name()
     assert names == {f"dsx-notebooks/{p.name}" for p in CHAPTERS} | {"dsx-notebooks/本地运行说明.md",
-                                                                     f"dsx-notebooks/{wheel}"}
+                                                                     f"dsx-notebooks/{wheel}", "dsx-notebooks/glossary.ipynb"}
     with zipfile.ZipFile(folder / "dsx-notebooks.zip") as archive:   # wheel 就在笔记本旁边，与 make dist 构建的相同
         assert archive.read(f"dsx-notebooks/{wheel}") == (ROOT / "_build" / "dist" / wheel).read_bytes()
     # 先写不需要 PyPI 和 GitHub 的做法：从旁边的 wheel 安装；软件包索引和版本标签是之后的「其他安装来源」
+    assert notes.index("pip config set global.index-url https://") < notes.index(f"pip install ./{wheel} jupyterlab")
     local = notes.index(f"pip install ./{wheel} jupyterlab")
     assert local < notes.index(f"pip install dsx_util=={version} jupyterlab") < notes.index(f"@v{version}")
     assert "发布到 PyPI 之后" in notes and "Windows" in notes and "不需要 make" in notes and "jupyter lab" in notes

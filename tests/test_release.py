@@ -140,6 +140,7 @@ def test_release_check_command_exit_codes():
 
 # ---------------------------------------------------------------- 设置单元格：索引 → 网页版的 wheel → 标签
 FAKE_PIP = """import os, sys
+from pathlib import Path
 args = sys.argv[1:]
 source = [a for a in args[1:] if not a.startswith("-") and not a.endswith("dsx_keep.txt")][0]
 no_deps = "--no-deps" in args
@@ -147,11 +148,29 @@ with open(os.environ["FAKE_PIP_LOG"], "a") as f:
     f.write(source + (" --no-deps" if no_deps else "") + "\\n")
 # FAKE_PIP_DEPS_FAIL：依赖装不上（例如断网），只有加 --no-deps 时才装得上
 ok = source == os.environ.get("FAKE_PIP_OK") and (no_deps or not os.environ.get("FAKE_PIP_DEPS_FAIL"))
-sys.exit(0 if ok else 1)
+if not ok:
+    sys.stderr.write("ERROR: Could not find a version that satisfies the requirement\\n")
+    sys.exit(1)
+# 装上了：在替身目录（子进程搜索路径的第一项）里写下 dsx_util（与它的依赖，除非 --no-deps）的安装信息，设置单元格据此报告
+site = Path(os.environ["PYTHONPATH"].split(os.pathsep)[0])
+def dist(name, version, requires=()):
+    for old in site.glob(name.replace("-", "_") + "-*.dist-info"):
+        for f in old.iterdir():
+            f.unlink()
+        old.rmdir()
+    folder = site / f"{name.replace('-', '_')}-{version}.dist-info"
+    folder.mkdir()
+    lines = [f"Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}"] + [f"Requires-Dist: {r}" for r in requires]
+    (folder / "METADATA").write_text("\\n".join(lines) + "\\n")
+deps = os.environ["FAKE_PIP_DEPS"].split()
+dist("dsx_util", os.environ["FAKE_PIP_VERSION"], [d + ">=0" for d in deps])
+for d in [] if no_deps else deps:
+    dist(d, "9.0")
 """
+DEPS = "torch numpy matplotlib prettytable ipywidgets noto-cjk-sans-otc"
 
 
-def run_setup_cell(tmp_path, works, colab=True, isolated=True, **extra_env):
+def run_setup_cell(tmp_path, works, colab=True, isolated=True, python=sys.executable, before="", **extra_env):
     """运行设置单元格；pip 换成一个只记录来源的替身，只有 works 这一来源能装上。
 
     isolated：用 python -S 运行（不加载 site-packages），本环境里可编辑安装的 dsx_util 就「没有装」。"""
@@ -161,8 +180,9 @@ def run_setup_cell(tmp_path, works, colab=True, isolated=True, **extra_env):
     log = tmp_path / "pip.log"
     env = {k: v for k, v in os.environ.items() if k not in ("DSX_UTIL_SOURCE", "DSX_UTIL_WHEEL_URL")}
     path = [str(tmp_path / "fake")] + ([str(ROOT / "tests" / "colab_stub")] if colab else [])
-    env.update(PYTHONPATH=os.pathsep.join(path), FAKE_PIP_LOG=str(log), FAKE_PIP_OK=works, **extra_env)
-    done = subprocess.run([sys.executable, *(["-S"] if isolated else []), "-c", nbsync.setup_cell_source()],
+    env.update(PYTHONPATH=os.pathsep.join(path), FAKE_PIP_LOG=str(log), FAKE_PIP_OK=works, FAKE_PIP_DEPS=DEPS,
+               FAKE_PIP_VERSION=VERSION, **extra_env)
+    done = subprocess.run([python, *(["-S"] if isolated else []), "-c", before + nbsync.setup_cell_source()],
                           capture_output=True, text=True, env=env, cwd=tmp_path)
     return done, log.read_text().splitlines() if log.exists() else []
 
@@ -184,7 +204,8 @@ def test_setup_cell_sources_come_from_the_config():
 def test_setup_cell_installs_the_pinned_version_from_the_index(tmp_path):
     done, tried = run_setup_cell(tmp_path, works=PIN)
     assert done.returncode == 0 and tried == [PIN], (tried, done.stderr)
-    assert done.stdout == f"环境已就绪：dsx_util {VERSION} 装自软件包索引 {PIN}。\n", done.stdout
+    assert done.stdout == (f"环境已就绪：dsx_util {VERSION} 装自软件包索引 {PIN}；依赖都在："
+                           + "、".join(f"{d} 9.0" for d in DEPS.split()) + "。\n"), done.stdout
 
 
 def test_setup_cell_falls_back_to_the_web_edition_wheel(tmp_path):
@@ -202,7 +223,41 @@ def test_setup_cell_wheel_url_override_for_tests(tmp_path):
 def test_setup_cell_installs_without_dependencies_when_they_cannot_be_reached(tmp_path):
     done, tried = run_setup_cell(tmp_path, works=URL, FAKE_PIP_DEPS_FAIL="1")
     assert done.returncode == 0 and tried == [PIN, PIN + " --no-deps", URL, URL + " --no-deps"], tried
-    assert f"装自网页版的 wheel {URL}" in done.stdout
+    out = done.stdout
+    # 依赖没装上：不说「就绪」，逐个说出缺哪些，给出带国内镜像（torch 取 CPU 版）的命令，说明不必重启内核
+    assert out.startswith(f"还没有就绪：dsx_util {VERSION} 装自网页版的 wheel {URL}") and "就绪：" not in out.replace("还没有就绪：", "")
+    assert "缺少 torch、numpy、matplotlib、prettytable、ipywidgets，" in out and "torch（缺）" in out
+    assert "pip install torch numpy matplotlib prettytable ipywidgets -i https://pypi.tuna.tsinghua.edu.cn/simple" \
+        " -f https://mirrors.aliyun.com/pytorch-wheels/cpu/" in out and "不必重启内核" in out and "重启内核（" not in out
+
+
+def test_setup_cell_asks_for_a_restart_when_a_loaded_package_changed(tmp_path):
+    """这次会话里已经导入的包被换了版本：说清楚要重启内核。没有换版本时不这样说。"""
+    fake = tmp_path / "fake"
+    (fake / "numpy").mkdir(parents=True)
+    (fake / "numpy" / "__init__.py").write_text("")
+    (fake / "numpy-1.0.dist-info").mkdir()
+    (fake / "numpy-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: numpy\nVersion: 1.0\n")
+    done, tried = run_setup_cell(tmp_path, works=PIN, before="import numpy\n")
+    assert tried == [PIN] and done.stdout.startswith("环境已就绪："), done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1].startswith("请重启内核") and "numpy" in done.stdout.splitlines()[-1]
+    done, _ = run_setup_cell(tmp_path / "b", works=PIN)
+    assert "重启内核" not in done.stdout
+
+
+def test_setup_cell_names_a_python_that_is_too_old(tmp_path):
+    """Python 比 requires-python 老：不去调用 pip（它会拒绝），而是说出这个内核的版本和需要的版本。"""
+    from dsx_book import install
+    from test_python_versions import find_python
+    major, low = install.min_python().split(".")
+    python = find_python(f"{major}.{int(low) - 1}")
+    assert python, "找不到比下限老一个小版本的 Python"
+    wheel = nbsync.wheel_name()
+    (tmp_path / wheel).write_bytes(b"")
+    done, tried = run_setup_cell(tmp_path, works="./" + wheel, colab=False, python=python)
+    assert tried == [] and done.returncode == 0, done.stderr
+    assert f"这个内核的 Python 是 {major}.{int(low) - 1}." in done.stdout
+    assert f"需要 Python {install.min_python()} 或更新版本" in done.stdout and "就绪" not in done.stdout
 
 
 def test_setup_cell_falls_back_to_the_tag(tmp_path):
@@ -235,6 +290,11 @@ def test_setup_cell_outside_colab_never_silent(tmp_path):
     (tmp_path / "b" / wheel).write_bytes(b"")
     done, tried = run_setup_cell(tmp_path / "b", works=wheel, colab=False)
     assert tried == [wheel] and f"装自本笔记本旁边的 wheel {wheel}" in done.stdout, (tried, done.stdout)
+    # 旁边的 wheel 装不上时，说出 pip 的原因，而不是说没有找到它
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / wheel).write_bytes(b"")
+    done, tried = run_setup_cell(tmp_path / "c", works="", colab=False)
+    assert tried == [wheel, wheel + " --no-deps"] and "本笔记本旁边的 wheel没装上（pip：ERROR:" in done.stdout, done.stdout
 
 
 # ---------------------------------------------------------------- wheel 与 sdist

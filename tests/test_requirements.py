@@ -53,17 +53,23 @@ def test_exact_pins_only_in_constraints():
 
 
 def test_requires_python_is_what_is_tested():
-    """requires-python 的下限就是 CI 测试用的 Python（.github/workflows/ci.yml 的容器），上面还要容纳 Colab 的 3.12。"""
+    """requires-python 的下限就是测试过的最老版本（classifiers，tests/test_python_versions.py 在每一个上安装并检查）；
+    CI 的容器版本、Colab 的 3.12 都在测试过的版本里；比下限更老的版本不被接受。"""
     from packaging.specifiers import SpecifierSet
+    from dsx_book import install
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
     spec = SpecifierSet(meta["project"]["requires-python"])
+    tested = install.tested_pythons()
     ci = (ROOT / ".github" / "workflows" / "ci.yml").read_text(encoding="utf-8")
-    tested = re.search(r"container:\s*python:(\d+\.\d+)", ci).group(1)
+    container = re.search(r"container:\s*python:(\d+\.\d+)", ci).group(1)
     lower = next(s.version for s in spec if s.operator == ">=")
-    assert lower == tested, f"requires-python 从 {lower} 起，但 CI 测试的是 {tested}"
-    assert "3.12" in spec, "Colab 的 Python 3.12 必须满足 requires-python"
-    older = f"3.{int(tested.split('.')[1]) - 1}"
-    assert older not in spec
+    assert lower == tested[0] == install.min_python(), f"requires-python 从 {lower} 起，但测试过的最老版本是 {tested[0]}"
+    assert container in tested and "3.12" in tested, (container, tested)
+    assert all(v in spec for v in tested)
+    minors = [int(v.split(".")[1]) for v in tested]
+    assert minors == list(range(minors[0], minors[-1] + 1)), f"测试过的版本之间不能有空缺：{tested}"
+    assert f"3.{minors[0] - 1}" not in spec
+
 
 # 各章或 dsx_util 用到的较新的 PyTorch API → 最早提供它的版本（见 PyTorch 各版本的发布说明）
 TORCH_API_SINCE = {"nn.RMSNorm": "2.4"}

@@ -165,7 +165,20 @@ def test_count_norms_formula_matches_real_model():
         assert count_layer_norms(GPTModel(cfg)) == (n, n * 2 * emb_dim)
 
 
-def test_predict_shapes_questions_are_real_pytorch_shapes():
-    x = torch.zeros(sc.SHAPE_X)
-    for expr, _, _ in sc.SHAPE_QUESTIONS:
-        assert tuple(eval(expr, {"x": x}).shape) == _SHAPES[expr]
+def test_predict_shapes_rule_is_what_pytorch_computes():
+    """网页里的检查器不能运行 PyTorch，按规则算出形状：每道小题、以及每个维度 × keepdim 的归约，都与 PyTorch 相同。"""
+    from dsx_util.exercises.items.ch03_predict_shapes import check as shapes
+    x = torch.zeros(shapes.SHAPE_X)
+    for expr, dims, keepdim in shapes.SHAPE_QUESTIONS:
+        assert tuple(eval(expr, {"x": x}).shape) == shapes.true_shape(dims, keepdim) == _SHAPES[expr]
+    for dim in range(-3, 3):
+        for keepdim in (False, True):
+            assert tuple(x.mean(dim=dim, keepdim=keepdim).shape) == shapes.reduced_shape((dim,), keepdim)
+    assert shapes._as_shape(torch.Size([2, 3])) == (2, 3)   # 在笔记本里返回 x.shape 也算整数元组
+
+
+def test_count_norms_in_page_config_is_gpt2_small():
+    """网页里的检查器自带一份 GPT-2 small 的配置（不能导入 dsx_util.gpt）：与书里用的那份相同。"""
+    from dsx_util.exercises.items.ch01_count_norms import check
+    from dsx_util.gpt import GPT_CONFIG_124M
+    assert check.GPT_CONFIG_124M == GPT_CONFIG_124M

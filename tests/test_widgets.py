@@ -3,6 +3,7 @@
 同一个文件要在 ipywidgets 8.x（.venv）和 7.7.1（.venv-colab，Colab 的版本）下都通过，不跳过任何测试，
 也不依赖 conftest 里的夹具。
 """
+import itertools
 import json
 import math
 import re
@@ -489,7 +490,7 @@ def test_geometry_shows_invariance_and_the_ln_circle_and_rms_sphere():
 def test_geometry_eps_shrinks_ln_output_near_c_times_ones():
     """x 接近 c·1 时，ε 越大，LN 的输出越短（缩向原点），而不是跳到圆上；长度与 torch 一致。"""
     ex = norm_geometry_explorer().preset("near")
-    x = S.NORM_GEOMETRY_SPEC["presets"]["near"]["x"]
+    x = ex.x
     lengths = []
     for eps in (1e-6, 1e-4, 1e-3, 1e-2, 1e-1, 1.0):
         ex.set(eps=eps)
@@ -502,6 +503,43 @@ def test_geometry_eps_shrinks_ln_output_near_c_times_ones():
     # 同一个 ε，离 c·1 远的默认 x 几乎不受影响
     far = norm_geometry_explorer(eps=1e-2)
     assert float(far.shown()["geo-ln-len"]) > 0.97 * math.sqrt(3)
+
+
+def test_near_button_moves_x_close_to_c_times_ones_for_every_c():
+    """「让 x 接近 c·1」：c 取滑块「平移 c」当前的值，按下后 x 的每个分量都离 c 不到 0.1（c = 0 时 x 接近原点，
+    而不是 (1, 1, 1)）；α、c 不变，居中后的长度远小于默认的 x。"""
+    ex = norm_geometry_explorer()
+    for c in [-3.0, -1.5, -0.5, 0.0, 0.5, 1.0, 2.25, 3.0]:
+        ex.set(x=[2.0, 1.0, 0.5], alpha=1.7, shift=c)
+        ex.preset("near")
+        assert max(abs(v - c) for v in ex.x) < 0.1, (c, ex.x)
+        assert (ex.alpha, ex.shift) == (1.7, c)
+        assert float(ex.shown()["geo-vlen"]) < 0.2
+
+
+def test_geometry_labels_never_overlap_over_a_sweep():
+    """拖动滑块的一组组合里，每张图上所有文字的外框（place_labels 用的估计宽度，比实际略宽）两两不重叠，
+    也不出画面。浏览器测试用实际排版出的外框再查一遍（tests/test_browser_explorers.py）。"""
+    from dsx_util.widgets.norm_explorers import label_box
+    ex = norm_geometry_explorer()
+    text_re = re.compile(r'<text class="([^"]+)"(?: data-role="[^"]*")? x="([-\d.]+)" y="([-\d.]+)"'
+                         r'(?: visibility="(?:visible|(hidden))")? font-size="(\d+)"(?: text-anchor="(\w+)")?[^>]*>([^<]*)</text>')
+    checked = 0
+    for x in ([2.0, 1.0, 0.5], [1.05, 1.0, 0.95], [0.0, 0.0, 0.0], [-2.0, 1.5, 0.5], [3.0, -3.0, 0.0], [0.3, 0.2, 0.1]):
+        for alpha in (0.5, 1.0, 2.0):
+            for shift in (-1.0, 0.0, 1.0):
+                ex.set(x=x, alpha=alpha, shift=shift)
+                view = ex._w["view"].value
+                for chart in ("ln", "rms"):
+                    svg = re.search(rf'<svg[^>]*data-role="chart-{chart}".*?</svg>', view, re.S).group(0)
+                    boxes = [(m[6], label_box(float(m[1]), float(m[2]), m[6], int(m[4]), m[5] or "start"))
+                             for m in text_re.findall(svg) if m[6] and not m[3] and "dsx-over-note" not in m[0]]
+                    assert len(boxes) >= 6
+                    for (ta, a), (tb, b) in itertools.combinations(boxes, 2):
+                        overlap = min(a[2], b[2]) - max(a[0], b[0]) > 0.5 and min(a[3], b[3]) - max(a[1], b[1]) > 0.5
+                        assert not overlap, (x, alpha, shift, chart, ta, tb)
+                    checked += 1
+    assert checked == 6 * 3 * 3 * 2
 
 
 def test_geometry_explorer_page_has_same_spec_controls_and_bad_input_errors():
@@ -545,14 +583,14 @@ def axes_reference(x, mode):
     elif mode == "ln_th":
         y = F.layer_norm(x, (t_, h_), eps=1e-5)
     else:
-        y = F.group_norm(x.reshape(-1, h_), h_ // 2, eps=1e-5).reshape(x.shape)
+        y = F.group_norm(x.transpose(1, 2), h_ // 2, eps=1e-5).transpose(1, 2)   # nn.GroupNorm：[B, C=H, L=T]，每组 2 个通道
     return y
 
 
 def expected_partition(shape, mode):
     """共用统计量的格子：按定义直接写出每个格子的组键（与探索器的 group_ids 独立）。"""
     keys = {"ln": lambda b, t, h: (b, t), "bn": lambda b, t, h: (h,), "rms": lambda b, t, h: (b, t),
-            "ln_th": lambda b, t, h: (b,), "group": lambda b, t, h: (b, t, h // 2)}[mode]
+            "ln_th": lambda b, t, h: (b,), "group": lambda b, t, h: (b, h // 2)}[mode]
     cells = [(b, t, h) for b in range(shape[0]) for t in range(shape[1]) for h in range(shape[2])]
     return [keys(*c) for c in cells]
 
@@ -578,11 +616,11 @@ def test_axes_explorer_groups_and_numbers_match_torch_in_every_mode():
         assert [c[2] for c in cells] == pytest.approx(y.flatten().tolist(), abs=6e-4), mode
         # 显示的代码就是这种方式的 dim= 写法，统计量的形状与 torch 的 keepdim 结果相同
         code = shown["code"]
-        want_dim = {"ln": "dim=-1", "bn": "dim=(0, 1)", "rms": "dim=-1", "ln_th": "dim=(1, 2)", "group": "dim=-1"}[mode]
+        want_dim = {"ln": "dim=-1", "bn": "dim=(0, 1)", "rms": "dim=-1", "ln_th": "dim=(1, 2)", "group": "dim=(1, 3)"}[mode]
         assert f"mean({want_dim}, keepdim=True)" in code
         stat = {"ln": x.mean(dim=-1, keepdim=True), "bn": x.mean(dim=(0, 1), keepdim=True),
                 "rms": x.pow(2).mean(dim=-1, keepdim=True), "ln_th": x.mean(dim=(1, 2), keepdim=True),
-                "group": x.view(2, 3, 2, 2).mean(dim=-1, keepdim=True)}[mode]
+                "group": x.view(2, 3, 2, 2).mean(dim=(1, 3), keepdim=True)}[mode]
         assert S.fmt_shape(stat.shape) in shown["groups"]
         sizes[mode] = len(set(ids))
         assert f"共 {sizes[mode]} 组" in shown["groups"]
@@ -592,7 +630,11 @@ def test_axes_explorer_groups_and_numbers_match_torch_in_every_mode():
             assert S.fmt(sum(v * v for v in first) / len(first)) in shown["first"]
         else:
             assert S.fmt(sum(first) / len(first)) in shown["first"]
-    assert sizes == {"ln": 6, "bn": 4, "rms": 6, "ln_th": 2, "group": 12}
+    assert sizes == {"ln": 6, "bn": 4, "rms": 6, "ln_th": 2, "group": 4}
+    # 分组归一化的例子要教点东西：每组不止 2 个数，输出不全是 ±1
+    ex.set(mode="group")
+    outs = [abs(c[2]) for c in ex.shown()["cells"]]
+    assert max(outs) - min(outs) > 0.5 and sum(1 for v in outs if abs(v - 1) > 0.05) >= len(outs) // 2
     # 正文说：层归一化与批量归一化给同一个格子的输出不同
     ex.set(mode="ln")
     ln_cells = ex.shown()["cells"]

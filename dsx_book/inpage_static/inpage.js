@@ -77,6 +77,7 @@
     st.cm = CodeMirror((el) => holder.replaceWith(el), {
       value: saved !== null ? saved : st.template,
       mode: "python", indentUnit: 4, tabSize: 4, lineNumbers: true, viewportMargin: Infinity,
+      lineWrapping: true,   // 长的行折行显示（手机上不用横向滚动，也不会看不到行尾）
       extraKeys: {
         // Tab 缩进；先按 Esc 再按 Tab（或 Shift+Tab）就把 Tab 交还浏览器，焦点移出编辑器（WCAG 2.1.2：不困住键盘）
         Tab: (cm) => (st.escaped ? leave(cm, 1)

@@ -26,6 +26,15 @@ MESSAGES = {
     "raised": "你的代码抛出了异常：{error}",
     "timeout": "你的函数运行超过 {limit:g} 秒（可能是死循环），检查已中止。",
     "syntax_error": "第 {line} 行有语法错误：{error}",
+    # 网页里最常见的头几种错误（pure_checks.run_source 在运行代码之前认出它们，CPython 与 Pyodide 里说法相同）
+    "fullwidth_punctuation": "第 {line} 行有中文输入法打出的全角标点 {chars}：Python 只认英文（半角）标点。"
+                             "请把输入法切到英文（或把标点设成半角）再输入：{fixes}。",
+    "unexpected_indent": "第 {line} 行的缩进多了：Python 用缩进表示代码块，只有以冒号结尾的行（def、for、if……）"
+                         "之后才多缩进一层。让这一行的开头与上一行对齐（函数体里统一用 4 个空格）。",
+    "missing_indent": "第 {line} 行应当缩进：以冒号结尾的行（def、for、if……）之后，代码块要比它多缩进一层（4 个空格）。",
+    "uneven_indent": "第 {line} 行的缩进与前面的任何一层都对不上：同一个代码块里的行要缩进同样多的空格（通常是 4 的倍数）。",
+    "forbidden_import": "题目要求{rule}：第 {line} 行导入了 {name}。请删掉这一行，只用列表、循环和 math 写"
+                        "（网页里也没有 {name}）。",
     "missing_name": "代码里没有找到 {name}：请保留模板里的名字。",
     "not_list": "应返回一个 Python 列表，实际返回的是 {kind}。",
     "wrong_length": "{what}应有 {expected} 个数，实际有 {actual} 个。",
@@ -403,6 +412,10 @@ _ERRORS = [
      "这两个值不能做这种运算：检查它们的类型（例如列表不能直接和数相乘再相加）"),
     ("division by zero",
      "除以了 0：分母里是不是少了 ε，或者把长度算成了 0？"),
+    ("No module named 'torch'",
+     "这里的 Python 没有 PyTorch（网页里只有标准库）：这道练习不需要它，删掉 import torch 这一行再检查"),
+    ("No module named 'numpy'",
+     "这里的 Python 没有 NumPy（网页里只有标准库）：这道练习不需要它，删掉 import numpy 这一行再检查"),
     ("list index out of range",
      "列表下标越界：检查循环的范围和列表的长度"),
 ]

@@ -61,8 +61,8 @@ class _Checker:
     标题与要求都来自练习文件夹（CPython 里读目录，网页里由 run_source 的 spec 给出），这里不再写一遍。
     """
 
-    def __init__(self, body, exercise_id, codes):
-        self.body, self.exercise_id, self.codes = body, exercise_id, dict(codes)
+    def __init__(self, body, exercise_id, codes, each=False):
+        self.body, self.exercise_id, self.codes, self.each = body, exercise_id, dict(codes), each
         self.__name__ = self.__qualname__ = body.__name__
         self.__doc__ = body.__doc__
 
@@ -85,14 +85,15 @@ class _Checker:
             findings = [("check_failed", message(None, "check_failed", error=error))]
         if any(code == NOT_DONE for code, _ in findings):
             findings = [(NOT_DONE, MESSAGES[NOT_DONE])]
-        return finish(self.exercise, findings, show=show)
+        return finish(self.exercise, findings, show=show, each=self.each)
 
 
-def checker(module_name, codes):
+def checker(module_name, codes, each=False):
     """装饰器（用在 items/<练习>/check.py 里：``@checker(__name__, CODES)``）：把检查函数体（返回 findings，
-    空列表表示通过）变成 _Checker；练习 id 由模块名推出，标题与要求来自练习文件夹。"""
+    空列表表示通过）变成 _Checker；练习 id 由模块名推出，标题与要求来自练习文件夹。
+    each=True：同一个代码的不同说明都保留（例如几道小题错了同一种，各列一条）。"""
     def wrap(body):
-        return _Checker(body, exercise_id_of(module_name), codes)
+        return _Checker(body, exercise_id_of(module_name), codes, each)
     return wrap
 
 
@@ -315,6 +316,77 @@ def _quiet(fn, shape):
     return run
 
 
+# ---------------------------------------------------------------- 网页里最常见的头几种错误
+# 中文输入法打出的全角标点 -> 应当输入的半角标点
+FULLWIDTH = {"：": ":", "，": ",", "（": "(", "）": ")", "；": ";", "＝": "=", "［": "[", "］": "]", "【": "[", "】": "]",
+             "“": '"', "”": '"', "‘": "'", "’": "'", "。": ".", "＋": "+", "－": "-", "＊": "*", "／": "/", "　": "空格"}
+
+
+def syntax_finding(source, exc):
+    """语法错误 -> (代码, 中文说明)：全角标点、缩进多了、该缩进没缩进、缩进对不齐各有一句话；其他的用 Python 的说法。"""
+    line = exc.lineno or 1
+    lines = source.splitlines()
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    chars = [c for c in dict.fromkeys(text) if c in FULLWIDTH]
+    if not chars:   # 报错的行上没有时，看整段代码（例如全角引号让字符串没有结束，报错在后面的行）
+        for k, other in enumerate(lines, start=1):
+            chars = [c for c in dict.fromkeys(other) if c in FULLWIDTH and not _in_string_or_comment(other, c)]
+            if chars:
+                line = k
+                break
+    elif all(_in_string_or_comment(text, c) for c in chars):
+        chars = []
+    if chars:
+        fixes = "、".join(f"「{c}」改成「{FULLWIDTH[c]}」" for c in chars)
+        return ("fullwidth_punctuation", message(None, "fullwidth_punctuation", line=line,
+                                                 chars="".join(f"「{c}」" for c in chars), fixes=fixes))
+    msg = exc.msg or ""
+    if msg.startswith("unexpected indent"):
+        return ("unexpected_indent", message(None, "unexpected_indent", line=line))
+    if msg.startswith("expected an indented block"):
+        return ("missing_indent", message(None, "missing_indent", line=line))
+    if msg.startswith("unindent does not match"):
+        return ("uneven_indent", message(None, "uneven_indent", line=line))
+    return ("syntax_error", message(None, "syntax_error", line=line, error=msg))
+
+
+def _in_string_or_comment(text, char):
+    """这一行里 char 第一次出现的位置是否在注释或成对的引号里（那里的全角字符是合法的）。"""
+    quote = None
+    for c in text:
+        if c == char and quote is None:
+            return False
+        if quote is None and c == "#":
+            return True
+        if c in "'\"":
+            quote = None if quote == c else (c if quote is None else quote)
+        elif c == char:
+            return True
+    return True
+
+
+def import_finding(source, forbidden):
+    """题目不许用的模块（如 torch、numpy）被 import（在哪一层都算：网页里没有它们，运行到那里就会失败）：
+    (代码, 说明)，说出题目的要求与第几行；没有时 None。"""
+    import ast
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name.split(".")[0] for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module.split(".")[0]]
+        else:
+            continue
+        for name in names:
+            if name in forbidden:   # 代码与笔记本里查出的相同（forbidden_call），说明点出是哪一行的 import
+                return ("forbidden_call", message(None, "forbidden_import", rule=forbidden[name], line=node.lineno,
+                                                  name=name))
+    return None
+
+
 # ---------------------------------------------------------------- 网页里用：运行整段代码再检查
 def run_source(source, checker, entry, spec=None):
     """运行学习者写的整段代码 source，再用检查函数 checker（名字）检查其中的 entry；返回 dict。
@@ -329,8 +401,11 @@ def run_source(source, checker, entry, spec=None):
     try:
         code = compile(source, "<你的代码>", "exec")
     except SyntaxError as exc:
-        return CheckResult(title, codes=["syntax_error"],
-                           messages=[message(None, "syntax_error", line=exc.lineno, error=exc.msg)]).as_dict()
+        found = syntax_finding(source, exc)
+        return CheckResult(title, codes=[found[0]], messages=[found[1]]).as_dict()
+    found = import_finding(source, (_spec(check.exercise_id) or {}).get("forbidden") or {})
+    if found:   # 在运行之前：网页里没有 torch、numpy，导入会直接失败；CPython 里同样先说出题目的要求
+        return CheckResult(title, codes=[found[0]], messages=[found[1]]).as_dict()
     namespace = {"__name__": "__main__"}
     try:
         exec(code, namespace)

@@ -304,40 +304,6 @@ def _standardize(x, dim=-1, unbiased=False):
     return (x - mean) / var.sqrt()
 
 
-# ---------------------------------------------------------------- 第 3 章：dim 与 keepdim
-
-# (表达式, 归约的维度, keepdim)；维度为 None 表示不是归约（逐元素运算 + 广播）
-SHAPE_QUESTIONS = [
-    ("x.mean(dim=-1)", (-1,), False),
-    ("x.mean(dim=-1, keepdim=True)", (-1,), True),
-    ("x.sum(dim=0)", (0,), False),
-    ("x.var(dim=1, keepdim=True)", (1,), True),
-    ("x - x.mean(dim=-1, keepdim=True)", None, None),
-]
-SHAPE_X = (2, 3, 4)
-
-
-def _reduced_shape(dims, keepdim):
-    """形状为 SHAPE_X 的张量沿 dims 归约后的形状。"""
-    dims = {d % len(SHAPE_X) for d in dims}
-    shape = []
-    for i, n in enumerate(SHAPE_X):
-        if i not in dims:
-            shape.append(n)
-        elif keepdim:
-            shape.append(1)
-    return tuple(shape)
-
-
-def _as_shape(value):
-    torch = _torch()
-    if isinstance(value, torch.Size):
-        return tuple(value)
-    if isinstance(value, (tuple, list)) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        return tuple(value)
-    return None
-
-
 # ---------------------------------------------------------------- 第 4 章：公式逐步计算
 
 

@@ -66,6 +66,55 @@ def _xy(pt):
     return f'{pt[0]:.2f}', f'{pt[1]:.2f}'
 
 
+# ---------------------------------------------------------------- 标签的位置（与 norm_explorers.js 的 placeLabels 相同）
+def label_width(text, size):
+    """标签的估计宽度（像素）：汉字与全角符号按一个字号宽，其余字符按 0.64 个字号（比实际略宽，留出余量）。"""
+    return sum(size if ord(ch) >= 0x2E80 else 0.64 * size for ch in text)
+
+
+def label_box(x, y, text, size, anchor="start"):
+    """文字（基线在 y）的外框 (左, 上, 右, 下)。"""
+    w = label_width(text, size)
+    left = x - w if anchor == "end" else x - w / 2 if anchor == "middle" else x
+    return (left, y - 0.9 * size, left + w, y + 0.3 * size)
+
+
+def _at(pos):
+    """标签的坐标属性；pos 为 None 时藏起来（与 JS 的 label 相同）。"""
+    return 'x="0.00" y="0.00" visibility="hidden"' if pos is None else f'x="{pos[0]:.2f}" y="{pos[1]:.2f}" visibility="visible"'
+
+
+def _overlap(a, b):
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def place_labels(items, obstacles, width, height, size=11):
+    """items：[((点的 x, y), 文字)]，按重要程度排；每个标签依次试几个靠近它的点的位置，取第一个不压住已放的文字、
+    也不出画面的位置（都不行时取压住最少的）。返回每个标签的 (x, y)（text-anchor 为 start，基线在 y）；
+    点在画面外时是 None（不显示这个标签）。"""
+    placed, out = list(obstacles), []
+    for (px, py), text in items:
+        if not (0 <= px <= width and 0 <= py <= height):   # 点在画面外：不画它的标签（x′ 另有「在画面外」的说明）
+            out.append(None)
+            continue
+        w = label_width(text, size)
+        best = None
+        for dx, dy in ((7, -6), (7, 14), (-7 - w, -6), (-7 - w, 14), (7, -20), (-7 - w, -20), (7, 28),
+                       (-7 - w, 28), (-w / 2, -14), (-w / 2, 26), (7, 42), (-7 - w, 42), (7, -34), (-7 - w, -34),
+                       (21, 28), (21, -20), (-21 - w, 28), (-21 - w, -20), (-w / 2, 40), (-w / 2, -28)):
+            x, y = px + dx, py + dy
+            box = label_box(x, y, text, size)
+            cost = sum(_overlap(box, b) for b in placed)
+            cost += (box[2] - box[0]) * (box[3] - box[1]) - _overlap(box, (0, 0, width, height))
+            if best is None or cost < best[0] - 1e-9:
+                best = (cost, x, y, box)
+            if cost <= 1e-9:
+                break
+        placed.append(best[3])
+        out.append((best[1], best[2]))
+    return out
+
+
 class NormGeometryExplorer(_Explorer):
     """H = 3 的几何探索器。`.widget` 是 ipywidgets 视图；`.set(x=..., alpha=..., shift=..., eps=...)`、
     `.preset("near")` 用程序拨动控件；`.numbers()` 是 torch 算出的数；`.shown()` 读出显示的文字。"""
@@ -146,40 +195,46 @@ class NormGeometryExplorer(_Explorer):
         parts.append(f'<ellipse class="dsx-plane" cx="{cx}" cy="{cy}" rx="{s * view["plane_r"]:.2f}" '
                      f'ry="{s * view["plane_r"] * sin_t:.2f}"/>')
         parts.append(f'<path class="dsx-ones" d="M{cx} {cy + s * ones * cos_t:.2f}V{cy - s * ones * cos_t:.2f}"/>')
-        parts.append(f'<text class="dsx-lab-muted" x="{cx + 4}" y="{cy - s * ones * cos_t + 10:.2f}" font-size="11">'
-                     f'{_esc(lab["ones"])}</text>')
+        statics = []   # 不动的文字：(x, y, 文字, 字号, 对齐)，放会动的标签时避开它们
+
+        def stext(cls, x, y, text, size=11, anchor="start", extra=""):
+            x, y = f"{float(x):.2f}", f"{float(y):.2f}"
+            statics.append((float(x), float(y), text, size, anchor))
+            align = "" if anchor == "start" else f' text-anchor="{anchor}"'
+            return f'<text class="{cls}" x="{x}" y="{y}" font-size="{size}"{align}{extra}>{_esc(text)}</text>'
+        parts.append(stext("dsx-lab-muted", cx + 4, cy - s * ones * cos_t + 10, lab["ones"]))
         for k in range(3):
             e = [0.0, 0.0, 0.0]
             e[k] = view["axis_len"]
             ax, ay = _xy(P(e))
             tx, ty = _xy(P([1.15 * v for v in e]))
             parts.append(f'<path class="dsx-axis3" d="M{cx} {cy}L{ax} {ay}"/>'
-                         f'<text class="dsx-lab-muted" x="{tx}" y="{ty}" font-size="11" text-anchor="middle">'
-                         f'{_esc(lab["axes"][k])}</text>')
+                         + stext("dsx-lab-muted", tx, ty, lab["axes"][k], anchor="middle"))
         if which == "ln":
             parts.append(f'<ellipse class="dsx-circle" cx="{cx}" cy="{cy}" rx="{s * r3:.2f}" ry="{s * r3 * sin_t:.2f}"/>')
-            parts.append(f'<text class="dsx-lab-muted" x="{w - 6}" y="{h - 8}" font-size="11" text-anchor="end">'
-                         f'{_esc(lab["plane"])}</text>')
+            parts.append(stext("dsx-lab-muted", w - 6, h - 8, lab["plane"], anchor="end"))
         else:
             parts.append(f'<circle class="dsx-sphere" cx="{cx}" cy="{cy}" r="{s * r3:.2f}"/>')
             parts.append(f'<ellipse class="dsx-circle dsx-faint" cx="{cx}" cy="{cy}" rx="{s * r3:.2f}" '
                          f'ry="{s * r3 * sin_t:.2f}"/>')
-            parts.append(f'<text class="dsx-lab-muted" x="{w - 6}" y="{h - 8}" font-size="11" text-anchor="end">'
-                         f'{_esc(lab["sphere"])}</text>')
-        parts.append(self._svg_dynamic(which, nums))
+            parts.append(stext("dsx-lab-muted", w - 6, h - 8, lab["sphere"], anchor="end"))
         # 标题最后画，压在移出画面的线段上面（CSS 给文字加一圈底色描边）
-        parts.append(f'<text class="dsx-chart-title" x="6" y="15" font-size="12" font-weight="600">'
-                     f'{_esc(self.spec["charts"][which])}</text></svg>')
+        title = stext("dsx-chart-title", 6, 15, self.spec["charts"][which], size=12, extra=' font-weight="600"')
+        parts.append(self._svg_dynamic(which, nums, [label_box(*t) for t in statics]))
+        parts.append(title + "</svg>")
         return "".join(parts)
 
-    def _svg_dynamic(self, which, nums):
-        """随数字变化的部分；每个元素都有 data-role，JS 端只改这些元素的坐标。"""
+    def _svg_dynamic(self, which, nums, obstacles=()):
+        """随数字变化的部分；每个元素都有 data-role，JS 端只改这些元素的坐标。
+        标签由 place_labels 放在不压住别的文字的位置（obstacles：不动的文字的外框）。"""
         view, lab, basis = self.spec["view"], self.spec["labels"], self._basis
         P = lambda p: _xy(project(p, view, basis))  # noqa: E731
         o = (view["cx"], view["cy"])
         xp = P(nums["xp"])
         inside = 0 <= float(xp[0]) <= view["width"] and 0 <= float(xp[1]) <= view["height"]
         out = "" if inside else lab["out"]
+        obstacles = list(obstacles) + ([label_box(6, 30, out, 11)] if out else [])
+        fl = lambda p: (float(p[0]), float(p[1]))  # noqa: E731
         parts = []
         if which == "ln":
             mu1 = P([nums["mu"]] * 3)
@@ -187,6 +242,8 @@ class NormGeometryExplorer(_Explorer):
             ln = P(nums["ln"])
             ln0 = P(nums["ln0"])
             far = ln if math.hypot(*nums["ln"]) >= math.hypot(*nums["v"]) else v
+            at_x, at_mu, at_ln = place_labels(
+                [(fl(xp), lab["x"]), (fl(mu1), lab["mu"]), (fl(ln), lab["ln"])], obstacles, view["width"], view["height"])
             parts += [
                 f'<path class="dsx-mu-line" data-role="ln-mu-line" d="M{o[0]} {o[1]}L{mu1[0]} {mu1[1]}"/>',
                 f'<path class="dsx-proj" data-role="ln-proj" d="M{mu1[0]} {mu1[1]}L{xp[0]} {xp[1]}L{v[0]} {v[1]}"/>',
@@ -196,11 +253,11 @@ class NormGeometryExplorer(_Explorer):
                 f'<circle class="dsx-pt-v" data-role="ln-v" cx="{v[0]}" cy="{v[1]}" r="4"/>',
                 f'<circle class="dsx-pt-ln" data-role="ln-out" cx="{ln[0]}" cy="{ln[1]}" r="5"/>',
                 f'<circle class="dsx-pt-x" data-role="ln-x" cx="{xp[0]}" cy="{xp[1]}" r="5"/>',
-                f'<text class="dsx-lab-mu" data-role="ln-mu-label" x="{float(mu1[0]) - 6:.2f}" y="{float(mu1[1]) + 4:.2f}" '
-                f'font-size="11" text-anchor="end">{_esc(lab["mu"])}</text>',
-                f'<text class="dsx-lab-ln" data-role="ln-out-label" x="{float(ln[0]) + 7:.2f}" y="{float(ln[1]) + 14:.2f}" '
+                f'<text class="dsx-lab-mu" data-role="ln-mu-label" {_at(at_mu)} '
+                f'font-size="11">{_esc(lab["mu"])}</text>',
+                f'<text class="dsx-lab-ln" data-role="ln-out-label" {_at(at_ln)} '
                 f'font-size="11">{_esc(lab["ln"])}</text>',
-                f'<text class="dsx-lab-x" data-role="ln-x-label" x="{float(xp[0]) + 7:.2f}" y="{float(xp[1]) - 6:.2f}" '
+                f'<text class="dsx-lab-x" data-role="ln-x-label" {_at(at_x)} '
                 f'font-size="11">{_esc(lab["x"])}</text>',
                 f'<circle class="dsx-handle" data-role="ln-handle" cx="{xp[0]}" cy="{xp[1]}" r="14"/>',
                 f'<text class="dsx-over-note" data-role="ln-outside" x="6" y="30" font-size="11">{_esc(out)}</text>',
@@ -209,14 +266,16 @@ class NormGeometryExplorer(_Explorer):
             rms = P(nums["rms_out"])
             rms0 = P(nums["rms0"])
             far = rms if math.hypot(*nums["rms_out"]) >= math.hypot(*nums["xp"]) else xp
+            at_x, at_rms = place_labels([(fl(xp), lab["x"]), (fl(rms), lab["rms"])], obstacles,
+                                              view["width"], view["height"])
             parts += [
                 f'<path class="dsx-ray-rms" data-role="rms-ray" d="M{o[0]} {o[1]}L{far[0]} {far[1]}"/>',
                 f'<circle class="dsx-ghost-rms" data-role="rms-ghost" cx="{rms0[0]}" cy="{rms0[1]}" r="7"/>',
                 f'<circle class="dsx-pt-rms" data-role="rms-out" cx="{rms[0]}" cy="{rms[1]}" r="5"/>',
                 f'<circle class="dsx-pt-x" data-role="rms-x" cx="{xp[0]}" cy="{xp[1]}" r="5"/>',
-                f'<text class="dsx-lab-rms" data-role="rms-out-label" x="{float(rms[0]) + 7:.2f}" y="{float(rms[1]) + 14:.2f}" '
+                f'<text class="dsx-lab-rms" data-role="rms-out-label" {_at(at_rms)} '
                 f'font-size="11">{_esc(lab["rms"])}</text>',
-                f'<text class="dsx-lab-x" data-role="rms-x-label" x="{float(xp[0]) + 7:.2f}" y="{float(xp[1]) - 6:.2f}" '
+                f'<text class="dsx-lab-x" data-role="rms-x-label" {_at(at_x)} '
                 f'font-size="11">{_esc(lab["x"])}</text>',
                 f'<circle class="dsx-handle" data-role="rms-handle" cx="{xp[0]}" cy="{xp[1]}" r="14"/>',
                 f'<text class="dsx-over-note" data-role="rms-outside" x="6" y="30" font-size="11">{_esc(out)}</text>',
@@ -241,6 +300,7 @@ class NormGeometryExplorer(_Explorer):
                          for k, v in leg.items())
         return "".join([
             '<div class="dsx-geo-charts" data-role="charts">', self._svg("ln", nums), self._svg("rms", nums), "</div>",
+            f'<div class="dsx-swipe-hint">{_esc(self.spec["swipe"])}</div>',
             f'<div class="dsx-legend">{legend}</div>',
             '<div class="dsx-stats" aria-live="polite">',
             line("xp", ["xp"]), line("mu", ["mu", "v", "vsum"]), line("ln", ["var", "ln", "ln_len", "sqrt3"]),
@@ -329,11 +389,13 @@ class NormGeometryExplorer(_Explorer):
         return self
 
     def preset(self, name):
-        """预设：'reset'（默认的 x）或 'near'（x 接近 c·1：居中后离原点很近，再拖动 ε 看输出怎样缩向原点）。"""
+        """预设：'reset'（默认的 x）或 'near'（x 接近 c·1，c 是当前的平移：居中后离原点很近，再拖动 ε 看输出怎样缩向原点）。"""
         presets = self.spec["presets"]
         if name not in presets:
             raise ValueError(f"没有名为 {name!r} 的预设；可用：{'、'.join(repr(k) for k in presets)}。")
         conf = presets[name]
+        if "offset" in conf:   # near：x = c·1 + 一点点偏差，c 是当前的平移；α、c 不变
+            return self.set(x=[self.shift + d for d in conf["offset"]], eps=10.0 ** conf["log_eps"])
         return self.set(x=conf["x"], alpha=conf["alpha"], shift=conf["shift"], eps=10.0 ** conf["log_eps"])
 
     def shown(self):
@@ -416,8 +478,9 @@ class NormAxesExplorer(_Explorer):
         b_, t_, h_ = self.shape
         if m["key"] == "group":
             g = x.view(b_, t_, h_ // m["group"], m["group"])
-            mean = g.mean(dim=-1, keepdim=True)
-            var = g.var(dim=-1, keepdim=True, unbiased=False)
+            dims = (1, 3) if 1 in m["reduce"] else (-1,)   # 跨 T（nn.GroupNorm）或只在一个词元里
+            mean = g.mean(dim=dims, keepdim=True)
+            var = g.var(dim=dims, keepdim=True, unbiased=False)
             y = ((g - mean) / torch.sqrt(var + eps)).view(b_, t_, h_)
             stat = mean
         elif m["center"]:

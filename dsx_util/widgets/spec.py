@@ -144,12 +144,13 @@ NORM_GEOMETRY_SPEC = {
     },
     "presets": {
         "reset": {"label": "重置", "x": [2.0, 1.0, 0.5], "alpha": 1.0, "shift": 0.0, "log_eps": -5.0},
-        "near": {"label": "让 x 接近 c·1（再拖动 ε）", "x": [1.05, 1.0, 0.95], "alpha": 1.0, "shift": 0.0,
-                 "log_eps": -5.0},
+        # near：x 设为 c·1 加上一点点偏差（c 是滑块「平移 c」当前的值），α、c 不变：x′ = αx + c·1 也接近某个数乘 1
+        "near": {"label": "让 x 接近 c·1（再拖动 ε）", "offset": [0.05, 0.0, -0.05], "log_eps": -5.0},
     },
     "view": {"width": 250, "height": 236, "scale": 33.0, "cx": 125.0, "cy": 122.0,
              "elevation": GEO_ELEVATION_DEG, "azimuth": GEO_AZIMUTH_DEG, "axis_len": 2.6, "plane_r": 3.2},
     "charts": {"ln": "层归一化：先投影，再缩放到圆上", "rms": "RMSNorm：直接缩放到球面上"},
+    "swipe": "← 左右滑动图：层归一化 / RMSNorm →",   # 只在手机上显示（两张图在一个横向滑动的框里）
     "labels": {"x": "x′", "mu": "μ·1", "v": "x′ − μ·1", "ln": "LN(x′)", "rms": "RMSNorm(x′)", "ones": "1 方向",
                "plane": "平面 x₁+x₂+x₃ = 0", "circle": "半径 √3 的圆", "sphere": "半径 √3 的球",
                "axes": ["x₁", "x₂", "x₃"], "out": "x′ 在画面外"},
@@ -217,10 +218,13 @@ NORM_AXES_SPEC = {
          "code": ["mean = x.mean(dim=(1, 2), keepdim=True)",
                   "var = x.var(dim=(1, 2), keepdim=True, unbiased=False)",
                   "y = (x - mean) / torch.sqrt(var + eps)"]},
-        {"key": "group", "label": "分组归一化（H 维每 2 个特征一组）", "reduce": [2], "group": 2, "center": True,
+        # 分组归一化（与 nn.GroupNorm 相同：每个样本里，H 维每 2 个特征一组，连同全部 T 个位置一起求统计量）。
+        # 每组有 T·2 个数，输出不全是 ±1（每组只有 2 个数时，归一化后总是 ±1，看不出什么）
+        {"key": "group", "label": "分组归一化（每个样本，H 维每 2 个特征一组，跨全部 T）", "reduce": [1, 2], "group": 2,
+         "center": True,
          "code": ["g = x.view(B, T, H // 2, 2)",
-                  "mean = g.mean(dim=-1, keepdim=True)",
-                  "var = g.var(dim=-1, keepdim=True, unbiased=False)",
+                  "mean = g.mean(dim=(1, 3), keepdim=True)",
+                  "var = g.var(dim=(1, 3), keepdim=True, unbiased=False)",
                   "y = ((g - mean) / torch.sqrt(var + eps)).view(B, T, H)"]},
     ],
     "default_mode": "ln",

@@ -53,6 +53,45 @@
     var r = Math.sqrt(dot(a, a) / 3 + eps);
     return { rms: r, y: a.map(function (x) { return x / r; }) };
   }
+  // ---- 标签的位置：与 norm_explorers.py 的 label_width / label_box / place_labels 相同 ----
+  function labelWidth(text, size) {
+    var w = 0;
+    for (var i = 0; i < text.length; i++) { w += text.charCodeAt(i) >= 0x2E80 ? size : 0.64 * size; }
+    return w;
+  }
+  function labelBox(x, y, text, size, anchor) {
+    var w = labelWidth(text, size), left = anchor === "end" ? x - w : anchor === "middle" ? x - w / 2 : x;
+    return [left, y - 0.9 * size, left + w, y + 0.3 * size];
+  }
+  function overlap(a, b) {
+    return Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+  }
+  function placeLabels(items, obstacles, width, height) {
+    var placed = obstacles.slice(), out = [], size = 11;
+    items.forEach(function (item) {
+      var px = item[0][0], py = item[0][1], text = item[1], w = labelWidth(text, size), best = null;
+      if (!(px >= 0 && px <= width && py >= 0 && py <= height)) { out.push(null); return; }  // 点在画面外：不画标签
+      var cands = [[7, -6], [7, 14], [-7 - w, -6], [-7 - w, 14], [7, -20], [-7 - w, -20], [7, 28], [-7 - w, 28],
+        [-w / 2, -14], [-w / 2, 26], [7, 42], [-7 - w, 42], [7, -34], [-7 - w, -34],
+        [21, 28], [21, -20], [-21 - w, 28], [-21 - w, -20], [-w / 2, 40], [-w / 2, -28]];
+      for (var k = 0; k < cands.length; k++) {
+        var x = px + cands[k][0], y = py + cands[k][1], box = labelBox(x, y, text, size, "start"), cost = 0;
+        placed.forEach(function (b) { cost += overlap(box, b); });
+        cost += (box[2] - box[0]) * (box[3] - box[1]) - overlap(box, [0, 0, width, height]);
+        if (best === null || cost < best[0] - 1e-9) { best = [cost, x, y, box]; }
+        if (cost <= 1e-9) { break; }
+      }
+      placed.push(best[3]);
+      out.push([best[1], best[2]]);
+    });
+    return out;
+  }
+  function staticBoxes(svg) {  // 不动的文字（坐标轴、1 方向、平面或球、标题）的外框，与 Python 端记下的相同
+    return Array.prototype.map.call(svg.querySelectorAll("text.dsx-lab-muted, text.dsx-chart-title"), function (n) {
+      return labelBox(parseFloat(n.getAttribute("x")), parseFloat(n.getAttribute("y")), n.textContent,
+        parseFloat(n.getAttribute("font-size")), n.getAttribute("text-anchor") || "start");
+    });
+  }
   function maxDiff(a, b) { return Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[2] - b[2])); }
 
   function geometry(root) {
@@ -72,7 +111,9 @@
     names.forEach(function (n) { state[n] = data.values[n]; });
     function val(n) { return state[n]; }
     function point(role, p) { setAttrs(role, { cx: f2(p[0]), cy: f2(p[1]) }); }
-    function label(role, p, dx, dy) { setAttrs(role, { x: f2(p[0] + dx), y: f2(p[1] + dy) }); }
+    function label(role, p) {  // p 为 null：点在画面外，藏起标签（与 Python 的 _at 相同）
+      setAttrs(role, p ? { x: f2(p[0]), y: f2(p[1]), visibility: "visible" } : { x: "0.00", y: "0.00", visibility: "hidden" });
+    }
 
     function render() {
       var x = [val("x1"), val("x2"), val("x3")], a = val("alpha"), c = val("shift"), eps = Math.pow(10, val("log_eps"));
@@ -99,11 +140,17 @@
       setAttrs("ln-ray", { d: "M" + o[0] + " " + o[1] + "L" + f2(farLn[0]) + " " + f2(farLn[1]) });
       point("ln-ghost", pl0); point("ln-mu", pm); point("ln-v", pv); point("ln-out", pl); point("ln-x", px);
       point("ln-handle", px);
-      label("ln-mu-label", pm, -6, 4); label("ln-out-label", pl, 7, 14); label("ln-x-label", px, 7, -6);
+      var r2 = function (p) { return [parseFloat(f2(p[0])), parseFloat(f2(p[1]))]; };
+      var note = inside ? [] : [labelBox(6, 30, spec.labels.out, 11, "start")];
+      var lnAt = placeLabels([[r2(px), spec.labels.x], [r2(pm), spec.labels.mu], [r2(pl), spec.labels.ln]],
+        staticBoxes(q(root, "chart-ln")).concat(note), view.width, view.height);
+      label("ln-x-label", lnAt[0]); label("ln-mu-label", lnAt[1]); label("ln-out-label", lnAt[2]);
       // RMSNorm 图
       setAttrs("rms-ray", { d: "M" + o[0] + " " + o[1] + "L" + f2(farRms[0]) + " " + f2(farRms[1]) });
       point("rms-ghost", pr0); point("rms-out", pr); point("rms-x", px); point("rms-handle", px);
-      label("rms-out-label", pr, 7, 14); label("rms-x-label", px, 7, -6);
+      var rmsAt = placeLabels([[r2(px), spec.labels.x], [r2(pr), spec.labels.rms]],
+        staticBoxes(q(root, "chart-rms")).concat(note), view.width, view.height);
+      label("rms-x-label", rmsAt[0]); label("rms-out-label", rmsAt[1]);
       q(root, "ln-outside").textContent = inside ? "" : spec.labels.out;
       q(root, "rms-outside").textContent = inside ? "" : spec.labels.out;
       q(root, "chart-ln").setAttribute("aria-label", fill(t.aria_ln, { xp: vals.xp, ln: vals.ln }));
@@ -118,8 +165,14 @@
     }
     function preset(name) {
       var p = spec.presets[name];
-      setValue("x1", p.x[0]); setValue("x2", p.x[1]); setValue("x3", p.x[2]);
-      setValue("alpha", p.alpha); setValue("shift", p.shift); setValue("log_eps", p.log_eps);
+      if (p.offset) {  // near：x = c·1 + 一点点偏差，c 是当前的平移；α、c 不变（与 Python 的 preset 相同）
+        var c = val("shift");
+        setValue("x1", c + p.offset[0]); setValue("x2", c + p.offset[1]); setValue("x3", c + p.offset[2]);
+      } else {
+        setValue("x1", p.x[0]); setValue("x2", p.x[1]); setValue("x3", p.x[2]);
+        setValue("alpha", p.alpha); setValue("shift", p.shift);
+      }
+      setValue("log_eps", p.log_eps);
       render();
     }
     names.forEach(function (n) {
@@ -173,7 +226,9 @@
     return ids;
   }
   function statShape(shape, mode) {
-    if (mode.group && mode.group < shape[2]) { return [shape[0], shape[1], shape[2] / mode.group, 1]; }
+    if (mode.group && mode.group < shape[2]) {
+      return [shape[0], mode.reduce.indexOf(1) >= 0 ? 1 : shape[1], shape[2] / mode.group, 1];
+    }
     return shape.map(function (s, ax) { return mode.reduce.indexOf(ax) >= 0 ? 1 : s; });
   }
 

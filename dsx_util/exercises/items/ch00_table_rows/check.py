@@ -1,7 +1,7 @@
-"""练习 ch00-table-rows 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+"""练习 ch00-table-rows 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 
-from ...simple_checks import (checker, _call, _msg, finish)
+from ...pure_checks import checker, _call, message
 
 CODES = {
     "not_rows": "应返回由行组成的列表，每一行是一个列表，例如 [[名称, 个数, 均值], ...]；实际返回的是 {kind}。",
@@ -13,43 +13,35 @@ CODES = {
 }
 
 
+def _number_is(value, want):
+    try:
+        return not isinstance(value, (bool, str)) and math.isclose(float(value), want, rel_tol=1e-6, abs_tol=1e-9)
+    except (TypeError, ValueError):
+        return False
+
+
 @checker(__name__, CODES)
 def check_table_rows(fn):
     """检查 stats_rows(data)：把 {名称: 数值列表} 变成 print_table 需要的行 [名称, 个数, 均值]。"""
-    exercise = check_table_rows.exercise
     datasets = [
         {"第 1 层": [1.0, 2.0, 3.0, 6.0], "第 2 层": [-1.0, 1.0], "第 3 层": [0.5]},
         {"输出": [2.5, 2.5, -1.0], "嵌入": [4.0, 0.0]},   # 不是按名字排好的顺序：按名字排序的写法在这里露馅
     ]
     for data in datasets:
         copy = {k: list(v) for k, v in data.items()}
-        rows, failure = _call(fn, copy)
-        if failure is not None:
-            return finish(exercise, [failure])
+        rows = _call(fn, copy)
         if isinstance(rows, (str, bytes, dict)) or not isinstance(rows, (list, tuple)) or \
                 not all(isinstance(r, (list, tuple)) for r in rows):
-            return finish(exercise, [("not_rows", _msg(CODES, "not_rows", kind=type(rows).__name__))])
+            return [("not_rows", message(CODES, "not_rows", kind=type(rows).__name__))]
         if len(rows) != len(data):
-            return finish(exercise, [("wrong_row_count", _msg(CODES, "wrong_row_count",
-                                                              expected=len(data), actual=len(rows)))])
+            return [("wrong_row_count", message(CODES, "wrong_row_count", expected=len(data), actual=len(rows)))]
         for i, (row, (name, values)) in enumerate(zip(rows, data.items()), start=1):
             if len(row) != 3:
-                return finish(exercise, [("wrong_row_length", _msg(CODES, "wrong_row_length",
-                                                                   row=i, actual=len(row)))])
+                return [("wrong_row_length", message(CODES, "wrong_row_length", row=i, actual=len(row)))]
             if row[0] != name:
-                return finish(exercise, [("wrong_name_order", _msg(CODES, "wrong_name_order",
-                                                                   row=i, expected=name, actual=row[0]))])
-            try:
-                count_ok = float(row[1]) == len(values)
-            except (TypeError, ValueError):
-                count_ok = False
-            if not count_ok:
-                return finish(exercise, [("wrong_count", _msg(CODES, "wrong_count", name=name,
-                                                              expected=len(values), actual=row[1]))])
-            try:
-                mean_ok = math.isclose(float(row[2]), sum(values) / len(values), rel_tol=1e-6, abs_tol=1e-9)
-            except (TypeError, ValueError):
-                mean_ok = False
-            if not mean_ok:
-                return finish(exercise, [("wrong_mean", _msg(CODES, "wrong_mean", name=name, actual=row[2]))])
-    return finish(exercise, [])
+                return [("wrong_name_order", message(CODES, "wrong_name_order", row=i, expected=name, actual=row[0]))]
+            if not _number_is(row[1], len(values)):
+                return [("wrong_count", message(CODES, "wrong_count", name=name, expected=len(values), actual=row[1]))]
+            if not _number_is(row[2], sum(values) / len(values)):
+                return [("wrong_mean", message(CODES, "wrong_mean", name=name, actual=row[2]))]
+    return []

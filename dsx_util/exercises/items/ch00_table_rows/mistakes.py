@@ -1,29 +1,28 @@
-"""练习 ch00-table-rows 编目的错误写法：检查器对每一条必须恰好报出给定的代码（tests/test_exercise_layout.py、
-tests/test_simple_checks.py 逐条检查）。每条是 (说明, 代码列表, 学习者写的函数)。
+"""练习 ch00-table-rows 编目的错误写法：检查器对每一条必须恰好报出给定的代码。
+
+每条是 (说明, 代码列表, 学习者的整段代码)；CPython 的测试（tests/test_exercise_layout.py、test_inpage_checks.py）
+和浏览器测试（test_inpage_browser.py，把代码敲进网页）用同一批代码。
 """
 
 
-def _rows(order=None, count=None, mean=None, length3=True):
-    def stats_rows(data):
-        items = list(data.items())
-        if order == "reversed":
-            items = items[::-1]
-        rows = []
-        for name, values in items:
-            c = count(values) if count else len(values)
-            m = mean(values) if mean else sum(values) / len(values)
-            rows.append([name, c, m] if length3 else [name, m])
-        return rows
-    return stats_rows
+def _rows(items="data.items()", row="[name, len(values), sum(values) / len(values)]"):
+    return (f"def stats_rows(data):\n    rows = []\n    for name, values in {items}:\n"
+            f"        rows.append({row})\n    return rows\n")
 
 
 MISTAKES = [
-    ('not_rows', ['not_rows'], lambda data: {k: sum(v) / len(v) for k, v in data.items()}),
-    ('wrong_row_count', ['wrong_row_count'], lambda data: _rows()(data)[:1]),
-    ('wrong_row_length', ['wrong_row_length'], _rows(length3=False)),
-    ('wrong_name_order', ['wrong_name_order'], _rows(order="reversed")),
-    ('wrong_count', ['wrong_count'], _rows(count=lambda v: sum(v))),
-    ('wrong_mean', ['wrong_mean'], _rows(mean=lambda v: sum(v) / (len(v) + 1))),
+    ('not_rows', ['not_rows'], "def stats_rows(data):\n    return {k: sum(v) / len(v) for k, v in data.items()}\n"),
+    ('wrong_row_count', ['wrong_row_count'], _rows(items="list(data.items())[:1]")),
+    ('wrong_row_length', ['wrong_row_length'], _rows(row="[name, sum(values) / len(values)]")),
+    ('wrong_name_order', ['wrong_name_order'], _rows(items="reversed(list(data.items()))")),
+    ('wrong_count', ['wrong_count'], _rows(row="[name, sum(values), sum(values) / len(values)]")),
+    ('wrong_mean', ['wrong_mean'], _rows(row="[name, len(values), sum(values) / (len(values) + 1)]")),
+]
+
+# 目录里没有专门对应的错误：检查器仍说出是哪一列不对
+NOVEL = [
+    ('个数写成字符串', ['wrong_count'], _rows(row="[name, str(len(values)), sum(values) / len(values)]")),
+    ('均值用了最大值', ['wrong_mean'], _rows(row="[name, len(values), max(values)]")),
 ]
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -1,5 +1,5 @@
-"""练习 ch01-count-norms 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _call, _msg, finish)
+"""练习 ch01-count-norms 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+from ...pure_checks import checker, _call, message
 
 CODES = {
     "not_pair": "应返回两个整数组成的元组 (层归一化个数, 参数总数)，实际返回的是 {value!r:.60}。",
@@ -11,32 +11,34 @@ CODES = {
     "wrong_params": "参数总数不对（配置 emb_dim={emb_dim}）：每个层归一化有多少个可学习参数？",
 }
 
+# GPT-2 small 的配置，与 dsx_util.gpt.GPT_CONFIG_124M 相同（网页里没有 torch，不能导入那个模块；
+# tests/test_inpage_checks.py 核对两者一致）
+GPT_CONFIG_124M = {"vocab_size": 50257, "context_length": 1024, "emb_dim": 768, "n_heads": 12, "n_layers": 12,
+                   "drop_rate": 0.1, "qkv_bias": False}
+
 
 @checker(__name__, CODES)
 def check_count_norms(fn):
     """检查 count_norms(cfg)：前置归一化 GPT 模型里层归一化的个数与参数总数（不构建模型，用公式算）。"""
-    from dsx_util.gpt import GPT_CONFIG_124M
-    exercise = check_count_norms.exercise
     configs = [dict(GPT_CONFIG_124M),
                dict(GPT_CONFIG_124M, n_layers=3, emb_dim=64, n_heads=4),
                dict(GPT_CONFIG_124M, n_layers=24, emb_dim=1024, n_heads=16)]
+    small = 2 * GPT_CONFIG_124M["n_layers"] + 1
     for k, cfg in enumerate(configs):
-        value, failure = _call(fn, dict(cfg))
-        if failure is not None:
-            return finish(exercise, [failure])
+        value = _call(fn, dict(cfg))
         try:
             count, params = value
             count, params = int(count), int(params)
             if count != value[0] or params != value[1]:
                 raise ValueError
         except (TypeError, ValueError):
-            return finish(exercise, [("not_pair", _msg(CODES, "not_pair", value=value))])
+            return [("not_pair", message(CODES, "not_pair", value=value))]
         n, e = cfg["n_layers"], cfg["emb_dim"]
         want_count, want_params = 2 * n + 1, (2 * n + 1) * 2 * e
         if (count, params) == (want_count, want_params):
             continue
         fields = {"n_layers": n, "emb_dim": e}
-        if k > 0 and (count, params) == (25, 38400):
+        if k > 0 and (count, params) == (small, small * 2 * GPT_CONFIG_124M["emb_dim"]):
             code = "hard_coded"
         elif count == 2 * n:
             code = "forgot_final_norm"
@@ -48,5 +50,5 @@ def check_count_norms(fn):
             code = "params_missing_shift"
         else:
             code = "wrong_params"
-        return finish(exercise, [(code, _msg(CODES, code, **fields))])
-    return finish(exercise, [])
+        return [(code, message(CODES, code, **fields))]
+    return []

@@ -1,15 +1,29 @@
-"""练习 ch01-count-norms 编目的错误写法：检查器对每一条必须恰好报出给定的代码（tests/test_exercise_layout.py、
-tests/test_simple_checks.py 逐条检查）。每条是 (说明, 代码列表, 学习者写的函数)。
+"""练习 ch01-count-norms 编目的错误写法：检查器对每一条必须恰好报出给定的代码。
+
+每条是 (说明, 代码列表, 学习者的整段代码)；CPython 的测试（tests/test_exercise_layout.py、test_inpage_checks.py）
+和浏览器测试（test_inpage_browser.py，把代码敲进网页）用同一批代码。
 """
 
+
+def _src(count, params):
+    return f'def count_norms(cfg):\n    blocks, dim = cfg["n_layers"], cfg["emb_dim"]\n    return {count}, {params}\n'
+
+
 MISTAKES = [
-    ('not_pair', ['not_pair'], lambda cfg: 2 * cfg["n_layers"] + 1),
-    ('forgot_final_norm', ['forgot_final_norm'], lambda cfg: (2 * cfg["n_layers"], 2 * cfg["n_layers"] * 2 * cfg["emb_dim"])),
-    ('one_norm_per_block', ['one_norm_per_block'], lambda cfg: (cfg["n_layers"] + 1, (cfg["n_layers"] + 1) * 2 * cfg["emb_dim"])),
-    ('params_missing_shift', ['params_missing_shift'], lambda cfg: (2 * cfg["n_layers"] + 1, (2 * cfg["n_layers"] + 1) * cfg["emb_dim"])),
-    ('hard_coded', ['hard_coded'], lambda cfg: (25, 38400)),
-    ('wrong_count', ['wrong_count'], lambda cfg: (3 * cfg["n_layers"] + 1, (3 * cfg["n_layers"] + 1) * 2 * cfg["emb_dim"])),
-    ('wrong_params', ['wrong_params'], lambda cfg: (2 * cfg["n_layers"] + 1, (2 * cfg["n_layers"] + 1) * 4 * cfg["emb_dim"])),
+    ('not_pair', ['not_pair'], 'def count_norms(cfg):\n    return 2 * cfg["n_layers"] + 1\n'),
+    ('forgot_final_norm', ['forgot_final_norm'], _src("2 * blocks", "2 * blocks * 2 * dim")),
+    ('one_norm_per_block', ['one_norm_per_block'], _src("blocks + 1", "(blocks + 1) * 2 * dim")),
+    ('params_missing_shift', ['params_missing_shift'], _src("2 * blocks + 1", "(2 * blocks + 1) * dim")),
+    ('hard_coded', ['hard_coded'], "def count_norms(cfg):\n    return 25, 38400\n"),
+    ('wrong_count', ['wrong_count'], _src("3 * blocks + 1", "(3 * blocks + 1) * 2 * dim")),
+    ('wrong_params', ['wrong_params'], _src("2 * blocks + 1", "(2 * blocks + 1) * 4 * dim")),
+]
+
+# 目录里没有专门对应的错误：检查器仍说出是个数还是参数不对
+NOVEL = [
+    ('参数按 n_heads 算', ['wrong_params'],
+     'def count_norms(cfg):\n    count = 2 * cfg["n_layers"] + 1\n    return count, count * 2 * cfg["n_heads"]\n'),
+    ('把输出头也算成一个层归一化', ['wrong_count'], _src("2 * blocks + 2", "(2 * blocks + 2) * 2 * dim")),
 ]
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

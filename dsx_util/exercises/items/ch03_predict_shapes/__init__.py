@@ -2,3 +2,4 @@
 TITLE = "预测结果的形状"
 CHECKER = "check_predict_shapes"
 CHAPTER = "ch03_dim_keepdim"
+IN_PAGE = True

@@ -1,6 +1,9 @@
-"""练习 ch03-predict-shapes 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, SHAPE_QUESTIONS, SHAPE_X, _as_shape, _call, _msg, _reduced_shape, _torch,
-                              finish)
+"""练习 ch03-predict-shapes 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。
+
+正确的形状按 PyTorch 的规则算出（归约掉的维度消失，keepdim=True 时留下长度 1；减法广播回 x 的形状），
+tests/test_inpage_checks.py 核对它们与 PyTorch 真正算出的形状相同。
+"""
+from ...pure_checks import checker, _call, message
 
 CODES = {
     "not_dict": "应返回一个字典：键是表达式字符串，值是形状元组；实际返回的是 {kind}。",
@@ -13,21 +16,46 @@ CODES = {
     "wrong_prediction": "{expr!r} 的形状不对，把每一维的长度再推一遍。",
 }
 
+SHAPE_X = (2, 3, 4)
+# (表达式, 归约的维度（None：逐元素的减法，结果与 x 同形）, keepdim)
+SHAPE_QUESTIONS = [
+    ("x.mean(dim=-1)", (-1,), False),
+    ("x.mean(dim=-1, keepdim=True)", (-1,), True),
+    ("x.sum(dim=0)", (0,), False),
+    ("x.var(dim=1, keepdim=True)", (1,), True),
+    ("x - x.mean(dim=-1, keepdim=True)", None, None),
+]
 
-@checker(__name__, CODES)
+
+def reduced_shape(dims, keepdim):
+    """形状为 SHAPE_X 的张量沿 dims 归约后的形状。"""
+    dims = {d % len(SHAPE_X) for d in dims}
+    return tuple(1 if i in dims else n for i, n in enumerate(SHAPE_X) if keepdim or i not in dims)
+
+
+def true_shape(dims, keepdim):
+    return SHAPE_X if dims is None else reduced_shape(dims, keepdim)
+
+
+def _as_shape(value):
+    """整数元组（或列表、torch.Size 这样的整数序列）-> 元组；其他 -> None。"""
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        return None
+    items = tuple(value)
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in items):
+        return items
+    return None
+
+
+@checker(__name__, CODES, each=True)
 def check_predict_shapes(fn):
     """检查 predict_shapes()：对形状 (2, 3, 4) 的 x，预测几个表达式结果的形状。"""
-    torch = _torch()
-    exercise = check_predict_shapes.exercise
-    answer, failure = _call(fn)
-    if failure is not None:
-        return finish(exercise, [failure])
+    answer = _call(fn)
     if not isinstance(answer, dict):
-        return finish(exercise, [("not_dict", _msg(CODES, "not_dict", kind=type(answer).__name__))])
-    x = torch.zeros(SHAPE_X)
+        return [("not_dict", message(CODES, "not_dict", kind=type(answer).__name__))]
     findings = []
     for expr, dims, keepdim in SHAPE_QUESTIONS:
-        truth = tuple(eval(expr, {"x": x}).shape)  # 由 PyTorch 真正算出的形状
+        truth = true_shape(dims, keepdim)
         if expr not in answer:
             code, fields = "missing_key", {}
         else:
@@ -40,11 +68,11 @@ def check_predict_shapes(fn):
                 if dims is None:
                     if len(shape) < len(truth) or 1 in shape:
                         code = "broadcast_misread"
-                elif shape == _reduced_shape(dims, not keepdim):
+                elif shape == reduced_shape(dims, not keepdim):
                     code = "keepdim_added" if not keepdim else "keepdim_dropped"
-                elif any(shape in (_reduced_shape((d,), keepdim), _reduced_shape((d,), not keepdim))
+                elif any(shape in (reduced_shape((d,), keepdim), reduced_shape((d,), not keepdim))
                          for d in range(len(SHAPE_X)) if d not in {e % len(SHAPE_X) for e in dims}):
                     code = "wrong_axis"
         if code:   # 每道答错的小题一条：答错五道就列五条
-            findings.append((code, _msg(CODES, code, expr=expr, **fields)))
-    return finish(exercise, findings)
+            findings.append((code, message(CODES, code, expr=expr, **fields)))
+    return findings

@@ -10,22 +10,24 @@ _SHAPES = {
     "x.var(dim=1, keepdim=True)": (2, 1, 4),
     "x - x.mean(dim=-1, keepdim=True)": (2, 3, 4),
 }
+_KEYS = {"a": "x.mean(dim=-1)", "b": "x.mean(dim=-1, keepdim=True)", "c": "x.sum(dim=0)",
+         "d": "x.var(dim=1, keepdim=True)", "e": "x - x.mean(dim=-1, keepdim=True)"}
 
 
 def _shapes(**changes):
+    """参考答案改几处（None 表示删掉这个键）之后的整段代码。"""
     answer = dict(_SHAPES)
     for key, value in changes.items():
-        expr = {"a": "x.mean(dim=-1)", "b": "x.mean(dim=-1, keepdim=True)", "c": "x.sum(dim=0)",
-                "d": "x.var(dim=1, keepdim=True)", "e": "x - x.mean(dim=-1, keepdim=True)"}[key]
         if value is None:
-            del answer[expr]
+            del answer[_KEYS[key]]
         else:
-            answer[expr] = value
-    return lambda: answer
+            answer[_KEYS[key]] = value
+    body = "".join(f"        {k!r}: {v!r},\n" for k, v in answer.items())
+    return f"def predict_shapes():\n    return {{\n{body}    }}\n"
 
 
 MISTAKES = [
-    ('not_dict', ['not_dict'], lambda: [(2, 3), (2, 3, 1), (3, 4), (2, 1, 4), (2, 3, 4)]),
+    ('not_dict', ['not_dict'], "def predict_shapes():\n    return [(2, 3), (2, 3, 1), (3, 4), (2, 1, 4), (2, 3, 4)]\n"),
     ('missing_key', ['missing_key'], _shapes(c=None)),
     ('bad_shape_value', ['bad_shape_value'], _shapes(a="(2, 3)")),
     ('keepdim_dropped', ['keepdim_dropped'], _shapes(b=(2, 3))),
@@ -33,6 +35,12 @@ MISTAKES = [
     ('wrong_axis', ['wrong_axis'], _shapes(c=(2, 4))),
     ('broadcast_misread', ['broadcast_misread'], _shapes(e=(2, 3, 1))),
     ('wrong_prediction', ['wrong_prediction'], _shapes(c=(4, 3))),
+]
+
+# 目录里没有的组合：几道小题各错一种，每道各列一条
+NOVEL = [
+    ('keepdim 全部理解反了', ['keepdim_added', 'keepdim_dropped'], _shapes(a=(2, 3, 1), b=(2, 3))),
+    ('归约错了维度、广播也读错', ['wrong_axis', 'broadcast_misread'], _shapes(c=(2, 4), e=(2, 3, 1))),
 ]
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -2,3 +2,4 @@
 TITLE = "两种标准差之比"
 CHECKER = "check_std_ratio"
 CHAPTER = "ch06_biased_unbiased"
+IN_PAGE = True

@@ -1,7 +1,7 @@
-"""练习 ch06-std-ratio 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+"""练习 ch06-std-ratio 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 
-from ...simple_checks import (checker, _call, _msg, finish)
+from ...pure_checks import checker, _call, message
 
 CODES = {
     "inverted": "比值倒过来了：有偏估计除以 H，无偏估计除以 H−1，哪一个标准差更小？",
@@ -13,21 +13,18 @@ CODES = {
 @checker(__name__, CODES)
 def check_std_ratio(fn):
     """检查 std_ratio(h)：同一组 h 个数的有偏标准差 ÷ 无偏标准差。"""
-    exercise = check_std_ratio.exercise
     for h in (2, 4, 768):
-        value, failure = _call(fn, h)
-        if failure is not None:
-            return finish(exercise, [failure])
+        value = _call(fn, h)
         try:
             if isinstance(value, (bool, str)):
                 raise TypeError
             got = float(value)
         except (TypeError, ValueError, RuntimeError):
-            return finish(exercise, [("not_number", _msg(CODES, "not_number", what="返回值", value=value))])
+            return [("not_number", message(CODES, "not_number", what="返回值", value=value))]
         want = math.sqrt((h - 1) / h)
         if math.isclose(got, want, rel_tol=1e-6):
             continue
         variants = [("inverted", 1 / want), ("missing_sqrt", want ** 2), ("inverted", 1 / want ** 2)]
         code = next((c for c, v in variants if math.isclose(got, v, rel_tol=1e-6)), "wrong_value")
-        return finish(exercise, [(code, _msg(CODES, code, h=h, actual=got))])
-    return finish(exercise, [])
+        return [(code, message(CODES, code, h=h, actual=got))]
+    return []

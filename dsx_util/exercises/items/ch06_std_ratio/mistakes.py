@@ -1,12 +1,19 @@
-"""练习 ch06-std-ratio 编目的错误写法：检查器对每一条必须恰好报出给定的代码（tests/test_exercise_layout.py、
-tests/test_simple_checks.py 逐条检查）。每条是 (说明, 代码列表, 学习者写的函数)。
-"""
+"""练习 ch06-std-ratio 编目的错误写法：检查器对每一条必须恰好报出给定的代码。
 
+每条是 (说明, 代码列表, 学习者的整段代码)；CPython 的测试（tests/test_exercise_layout.py、test_inpage_checks.py）
+和浏览器测试（test_inpage_browser.py，把代码敲进网页）用同一批代码。
+"""
 MISTAKES = [
-    ('not_number', ['not_number'], lambda h: None),
-    ('inverted', ['inverted'], lambda h: (h / (h - 1)) ** 0.5),
-    ('missing_sqrt', ['missing_sqrt'], lambda h: (h - 1) / h),
-    ('wrong_value', ['wrong_value'], lambda h: (h - 2) / h),
+    ('not_number', ['not_number'], "def std_ratio(h):\n    return None\n"),
+    ('inverted', ['inverted'], "def std_ratio(h):\n    return (h / (h - 1)) ** 0.5\n"),
+    ('missing_sqrt', ['missing_sqrt'], "def std_ratio(h):\n    return (h - 1) / h\n"),
+    ('wrong_value', ['wrong_value'], "def std_ratio(h):\n    return (h - 2) / h\n"),
+]
+
+# 目录里没有专门对应的错误：检查器仍要说出哪里不对，而不是只说「不对」
+NOVEL = [
+    ('分母写成 h + 1', ['wrong_value'], "import math\n\n\ndef std_ratio(h):\n    return math.sqrt(h / (h + 1))\n"),
+    ('两处错误：倒过来且没开方', ['inverted'], "def std_ratio(h):\n    return h / (h - 1)\n"),
 ]
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -1,0 +1,74 @@
+"""安装说明的唯一来源：支持的 Python 版本、读者复制的命令块、只有 CPU 时 PyTorch 从哪里装。
+
+- 支持的 Python 来自 pyproject.toml 的 requires-python（下限）与 classifiers 里列出的各个小版本（测试过的），
+  tests/test_python_versions.py 在每个列出的版本上安装 wheel、运行它的纯 Python 检查；
+- 命令块（首页、第 0 章、README、「本地运行说明」）由 install_block() 给出，国内镜像写在块里（-i），
+  复制整块就能在中国大陆运行；tests/test_install_route.py 核对每处的命令块与这里一字不差；
+- 只有 CPU 的机器：PyPI（和它的镜像）在 Linux 上给的是带 CUDA 的 torch（几个 GB）。阿里云镜像
+  （mirrors.aliyun.com/pytorch-wheels/cpu/）同步了 download.pytorch.org 的 CPU 版 wheel，用 pip 的 -f 指向它，
+  不需要访问 download.pytorch.org。Windows 与 macOS 上 PyPI 的 torch 本来就只带 CPU。
+"""
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPI_MIRROR = "https://pypi.tuna.tsinghua.edu.cn/simple"             # 清华大学的 PyPI 镜像
+TORCH_CPU_MIRROR = "https://mirrors.aliyun.com/pytorch-wheels/cpu/"   # 阿里云镜像的 PyTorch CPU 版 wheel（-f 用的文件列表）
+
+
+def _project(root=ROOT):
+    return tomllib.loads((Path(root) / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+
+def requires_python(root=ROOT):
+    """pyproject.toml 的 requires-python，例如 ">=3.10"。"""
+    return _project(root)["requires-python"]
+
+
+def min_python(root=ROOT):
+    """支持的最低 Python 小版本，例如 "3.10"（取自 requires-python 的 >= 下限）。"""
+    match = re.search(r">=\s*(\d+\.\d+)", requires_python(root))
+    if not match:
+        raise ValueError(f"pyproject.toml 的 requires-python 应写成 '>=3.X'，实际是 {requires_python(root)!r}")
+    return match.group(1)
+
+
+def tested_pythons(root=ROOT):
+    """classifiers 里列出的各个 Python 小版本（测试过的），从低到高，例如 ["3.10", "3.11", "3.12", "3.13"]。"""
+    found = [c.rsplit("::", 1)[1].strip() for c in _project(root).get("classifiers", [])
+             if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]
+    return sorted(found, key=lambda v: tuple(map(int, v.split("."))))
+
+
+def python_sentence(root=ROOT):
+    """给读者的一句话：需要哪个 Python。"""
+    versions = tested_pythons(root)
+    return f"需要 Python {min_python(root)} 或更新版本（测试过 {'、'.join(versions)}）"
+
+
+def install_block(wheel):
+    """读者复制的命令块（不含 ``` 围栏）：建虚拟环境、设国内镜像、装 CPU 版 PyTorch 和 dsx_util、打开 JupyterLab。
+    国内镜像就写在命令里，整块复制即可运行；在能直接访问 PyPI 的地方，它同样能用。镜像用清华镜像帮助页的写法设为
+    pip 的默认索引（用户设置，注释里写着怎样撤销）。每行不超过 72 个字符（命令块在首页和第 0 章的列表里，
+    1280 px 宽时不用横向滚动）；Windows 的命令提示符不认行尾的 \\ 续行，所以不用续行。"""
+    return "\n".join([
+        "python -m venv .venv",
+        "source .venv/bin/activate",
+        "# Windows 上激活用：.venv\\Scripts\\activate",
+        "# 国内镜像（清华）；撤销：pip config unset global.index-url",
+        f"pip config set global.index-url {PYPI_MIRROR}",
+        "# 只带 CPU 的 PyTorch，取自阿里云镜像",
+        f"pip install torch -f {TORCH_CPU_MIRROR}",
+        f"pip install ./{wheel} jupyterlab",
+        "jupyter lab",
+    ])
+
+
+def torch_note():
+    """命令块下面的两段话：第一条 pip 做什么；怎样核对，镜像缺新版本时怎么办（读者在中国大陆也能照做）。"""
+    return ("`pip install torch` 那一行从阿里云镜像安装只带 CPU 的 PyTorch：Linux 上 PyPI 镜像默认给带 CUDA 的版本（几个 GB）；"
+            "Windows、macOS 上 PyPI 的 PyTorch 本来就只带 CPU，这一行照样可用。",
+            "核对：`python -c \"import torch; print(torch.__version__)\"` 在 Linux 上应以 `+cpu` 结尾。"
+            "不是时（阿里云镜像还没有最新版本，pip 改从 PyPI 镜像取了 CUDA 版），在上面 `-f` 后的列表里找一个有你的 Python 版本的 "
+            "torch，把那一行的 `torch` 写成 `\"torch==<版本>+cpu\"`（本书需要 torch 2.4 或更新）。")
