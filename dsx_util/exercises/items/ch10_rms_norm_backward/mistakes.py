@@ -44,7 +44,6 @@ MISTAKES = [
     ("dγ 只对第 0 维求和（二维对、三维错）", ["dgamma_wrong_axes"], _rms_b(dgamma="first")),
     ("dγ 求的是 grad_out 的和（β 的梯度）", ["dgamma_missing_xhat"], _rms_b(dgamma="no_xhat")),
     ("dγ 多乘了 γ", ["dgamma_times_gamma"], _rms_b(dgamma="times_gamma")),
-    ("投影项漏掉、dγ 也沿错了维度", ["missing_projection_term", "dgamma_wrong_axes"], _rms_b(proj="none", dgamma="last")),
     ("只返回 grad_x", ["not_pair"], _only_dx),
 ]
 
@@ -72,10 +71,12 @@ def _dgamma_unnormalized(x, gamma, grad_out, eps=1e-5):
     return dx, (grad_out * x).sum(dim=tuple(range(x.dim() - 1)))
 
 
+MISTAKES.append(("投影项用了 x 而不是 x̂", ["not_orthogonal_to_x"], _proj_with_x))
+
 NOVEL = [
-    ("投影项用了 x 而不是 x̂", ["not_orthogonal_to_x"], _proj_with_x),
     ("投影项对整批的行平均", ["not_orthogonal_to_x"], _proj_over_rows),
     ("dγ 忘了除以 RMS", ["wrong_output"], _dgamma_unnormalized),
+    ("投影项漏掉、dγ 也沿错了维度", ["missing_projection_term", "dgamma_wrong_axes"], _rms_b(proj="none", dgamma="last")),
 ]
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
