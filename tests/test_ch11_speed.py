@@ -123,6 +123,9 @@ def test_fused_table_compares_like_with_like(run_chapter):
     assert lo - 0.005 <= float(glued_value(g, "ch11_fusednew_vs_F")) <= hi + 0.005
     assert ("融合内核更快" in verdict) == (hi < 1) and ("F.layer_norm 更快" in verdict) == (lo > 1), (lo, hi, verdict)
     assert int(glued_value(g, "ch11_F2_faults")) >= 0 and int(glued_value(g, "ch11_F_faults")) >= 0
+    for name in ("ch11_F2_min_faults", "ch11_fusednew_min_faults"):   # 取到最小用时那一轮的缺页：整数或「未统计」
+        value = glued_value(g, name)
+        assert value == "未统计" or int(value.replace(",", "")) >= 0, (name, value)
 
 
 def test_torch_var_accumulates_in_float64():
