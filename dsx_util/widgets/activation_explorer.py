@@ -281,7 +281,7 @@ class ActivationExplorer(_Explorer):
     def _sentence_html(self):
         spans = "".join(f'<span class="dsx-tok{" dsx-tok-sel" if k == self.token else ""}" data-t="{k}">'
                         f'{_esc(S.token_label(c))}</span>' for k, c in enumerate(self.tokens))
-        return (f'<div class="dsx-note">{_esc(S.fill(self.spec["text"]["sentence"], {"n": self.t_count}))}</div>'
+        return (f'<div class="dsx-note">{_esc(S.fill(self.spec["text"]["sentence"], {"t": self.t_count}))}</div>'
                 f'<div class="dsx-sentence" data-role="sentence">{spans}</div>')
 
     def _dynamic_html(self):
@@ -311,7 +311,7 @@ class ActivationExplorer(_Explorer):
             self._sentence_html(),
             '<div class="dsx-stats" aria-live="polite">',
             f'<div>{line("stats", {"h": ("act-h", str(h)), "mu": ("act-mu", S.fmt(nums["mu"])), "var": ("act-var", S.fmt(nums["var"])), "sigma": ("act-sigma", S.fmt(nums["sigma"]))})}</div>',
-            f'<div>{line("spread", {"n": ("act-n", str(self.t_count)), "lo": ("act-lo", S.fmt(min(sig))), "hi": ("act-hi", S.fmt(max(sig))), "med": ("act-med", S.fmt(med)), "ratio": ("act-ratio", S.fmt(nums["sigma"] / med))})}</div>',
+            f'<div>{line("spread", {"t": ("act-n", str(self.t_count)), "lo": ("act-lo", S.fmt(min(sig))), "hi": ("act-hi", S.fmt(max(sig))), "med": ("act-med", S.fmt(med)), "ratio": ("act-ratio", S.fmt(nums["sigma"] / med))})}</div>',
             f'<div>{line("max", {"j": ("act-j", str(j)), "x": ("act-xj", S.fmt(x[j])), "xhat": ("act-hj", S.fmt(xhat[j])), "g": ("act-gj", S.fmt(self._gamma[i][j])), "b": ("act-bj", S.fmt(self._beta[i][j])), "y": ("act-yj", S.fmt(y[j]))})}</div>',
             f'<div>{line("out_stats", {"mean": ("act-y-mean", S.fmt(nums["y_mean"])), "var": ("act-y-var", S.fmt(nums["y_var"]))})}</div>',
             "</div>",
@@ -321,7 +321,7 @@ class ActivationExplorer(_Explorer):
             bars_svg(y, charts["y"], r["ry"], j, "chart-y"), "</div>",
             scatter_svg(scatter_path(xs_all, hats_all, r["rx"], r["rh"]), sel,
                         token_line(mu_p, sigma_p, r["rx"], r["rh"]), aria, r["labels"]),
-            f'<div class="dsx-note" data-role="curve">{line("curve", {"n": ("act-n2", str(self.t_count)), "h": ("act-h2", str(h)), "slope": ("act-slope", S.fmt(1 / nums["sigma"]))})}</div>',
+            f'<div class="dsx-note" data-role="curve">{line("curve", {"t": ("act-n2", str(self.t_count)), "h": ("act-h2", str(h)), "slope": ("act-slope", S.fmt(1 / nums["sigma"]))})}</div>',
             f'<div class="dsx-note">{_esc(S.fill(t["note"], {"err": S.fmt(self.quant_error())}))}</div>',
         ])
 

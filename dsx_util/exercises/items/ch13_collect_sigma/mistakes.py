@@ -70,7 +70,7 @@ _LATE_NAME = _HEAD + '''def collect_sigma(model, idx):
 '''
 
 _LATE_EPS = _HEAD + '''def collect_sigma(model, idx):
-    norms = [(n, m) for n, m in model.named_modules() if isinstance(m, (LayerNorm, nn.LayerNorm))]
+    norms = [(name, m) for name, m in model.named_modules() if isinstance(m, (LayerNorm, nn.LayerNorm))]
     sigmas, handles = {}, []
     for name, module in norms:
         def hook(mod, inputs, output, name=name):
