@@ -41,6 +41,14 @@ def frozen_sigma_norm(rows, sigma, gamma, beta):
     ("no_gamma", ["no_gamma"], _src(y="(v - mu) / sigma + b")),
     ("no_beta", ["no_beta"], _src(y="g * (v - mu) / sigma")),
     ("gamma_beta_swapped", ["gamma_beta_swapped"], _src(y="b * (v - mu) / sigma + g")),
+    ("eps_added_to_sigma", ["eps_added_to_sigma"], _src(y="g * (v - mu) / (sigma + 1e-5) + b")),
+    ("rows_not_lists", ["rows_not_lists"], '''def frozen_sigma_norm(rows, sigma, gamma, beta):
+    out = []
+    for row in rows:
+        mu = sum(row) / len(row)
+        out.append(tuple(g * (v - mu) / sigma + b for v, g, b in zip(row, gamma, beta)))
+    return out
+'''),
     ("modified_input", ["modified_input"], '''def frozen_sigma_norm(rows, sigma, gamma, beta):
     for row in rows:
         mu = sum(row) / len(row)
@@ -85,6 +93,8 @@ def frozen_sigma_norm(rows, sigma, gamma, beta):
 '''),
     ("分母写死成 2.5，没用参数 sigma", ["sigma_not_divided"], _src(y="g * (v - mu) / 2.5 + b")),
     ("γ 只用了第一个", ["gamma_not_featurewise"], _src(y="gamma[0] * (v - mu) / sigma + b")),
+    # 审稿人的尝试：输出四舍五入到 3 位小数。只差一点点，不能因此去怪正确的 γ、β 或均值，只指出第一个不同的值
+    ("输出四舍五入到 3 位小数", ["wrong_output"], _src(y="round(g * (v - mu) / sigma + b, 3)")),
 ]
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
