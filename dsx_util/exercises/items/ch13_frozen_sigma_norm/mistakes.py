@@ -93,8 +93,6 @@ def frozen_sigma_norm(rows, sigma, gamma, beta):
 '''),
     ("分母写死成 2.5，没用参数 sigma", ["sigma_not_divided"], _src(y="g * (v - mu) / 2.5 + b")),
     ("γ 只用了第一个", ["gamma_not_featurewise"], _src(y="gamma[0] * (v - mu) / sigma + b")),
-    # 审稿人的尝试：输出四舍五入到 3 位小数。只差一点点，不能因此去怪正确的 γ、β 或均值，只指出第一个不同的值
-    ("输出四舍五入到 3 位小数", ["wrong_output"], _src(y="round(g * (v - mu) / sigma + b, 3)")),
 ]
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
