@@ -48,6 +48,7 @@ def test_training_and_sample_claims(g):
     assert g("ch13_copy4") > 10                                           # 「学会了本书文字的样子」：常见的词都有
 
 
+@pytest.mark.book   # 在整个训练集上评估一遍，十几秒：不放进单元层
 def test_checkpoint_numbers_are_recomputed_from_the_shipped_checkpoint():
     """reference_extras.json 的 checkpoint 部分（构建时算不起）与从检查点现算的一致：训练集损失、种子 0 的样本、噪声对照的大小。"""
     import copy
