@@ -2,6 +2,8 @@
 
 - seeds：同样的配方换种子 1、2 各训练一个模型，算 reference_model.summarize 的统计量（种子 0 用发布的检查点）；
 - frozen_finetune：冻结全部 σ 之后再训练 FINETUNE_STEPS 步的验证损失，对照组是不冻结、同样再训练的模型；
+- checkpoint：只用发布的检查点（不训练）、构建时嫌慢的量：整个训练集上评估模式的损失、几个种子生成的文字与
+  验证集原文各自的 n 字片段在训练文本中的比例、与 β 同样大小的随机噪声的对照；
 - ch12_long：第 12 章的归一化对比（variants.NORM_KINDS 的每一种）（同样的语料、模型与学习率）训练 120 步与 LONG_STEPS 步的评估损失。
 """
 import copy
@@ -67,7 +69,43 @@ def part_seeds():
     return {"seeds": seeds}
 
 
-PARTS = {"ch12_long": part_ch12_long, "frozen_finetune": part_frozen_finetune, "seeds": part_seeds}
+SAMPLE_SEEDS = (0, 1, 2, 3, 4)
+NOISE_DRAWS = 3
+
+
+def copy_rates(text, train_text, step=1):
+    """text 的 4、8、16 字片段（每 step 个位置取一个）在 train_text 里原样出现过的比例。"""
+    out = {}
+    for n in (4, 8, 16):
+        pieces = [text[i : i + n] for i in range(0, len(text) - n + 1, step)]
+        out[str(n)] = sum(p in train_text for p in pieces) / len(pieces)
+    return out
+
+
+def part_checkpoint():
+    train_ids, val_ids = rm.encode_corpus()
+    model, tok = rm.load_reference_model()
+    train_text, val_text = rm.training_text(), rm.validation_text()
+    samples = [rm.generate(model, tok, "层归一化", n_chars=200, temperature=0.8, seed=s) for s in SAMPLE_SEEDS]
+    base = rm.evaluate(model, val_ids)
+    gen = torch.Generator().manual_seed(0)
+    noise = []
+    for _ in range(NOISE_DRAWS):   # 每个 β 加上与它同样均方根大小的高斯噪声
+        m = copy.deepcopy(model)
+        with torch.no_grad():
+            for _, norm in rm.layer_norms(m):
+                b = norm.shift
+                b.add_(torch.randn(b.shape, generator=gen) * b.pow(2).mean().sqrt())
+        noise.append(rm.evaluate(m, val_ids) - base)
+    out = {"train_loss_eval": rm.evaluate(model, train_ids), "val_loss": base,
+           "sample_seeds": list(SAMPLE_SEEDS), "sample_chars": 200,
+           "sample_copy": [copy_rates(s, train_text) for s in samples],
+           "val_copy": copy_rates(val_text, train_text, step=7), "beta_noise_cost": noise}
+    print("检查点上的统计：", out, flush=True)
+    return {"checkpoint": out}
+
+
+PARTS = {"ch12_long": part_ch12_long, "frozen_finetune": part_frozen_finetune, "seeds": part_seeds, "checkpoint": part_checkpoint}
 
 
 def main(argv=None):
@@ -79,10 +117,19 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description="第 13 章的其他结果")
     parser.add_argument("--part", choices=sorted(PARTS))
     parser.add_argument("--merge", action="store_true")
+    parser.add_argument("--update", choices=sorted(PARTS), help="只重算这一部分，写进已有的 reference_extras.json")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     part_path = lambda name: ROOT / "_build" / f"reference_extras_{name}.json"   # noqa: E731
     start = time.perf_counter()
+    if args.update:
+        path = DATA / rm.EXTRAS_FILE
+        result = json.loads(path.read_text(encoding="utf-8"))
+        result.update(PARTS[args.update]())
+        result["wall_seconds"][args.update] = round(time.perf_counter() - start, 1)
+        path.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print(f"{args.update}：{result['wall_seconds'][args.update]:.0f} 秒 → {path}", flush=True)
+        return
     if args.part:
         result = PARTS[args.part]()
         result["wall_seconds"] = round(time.perf_counter() - start, 1)

@@ -125,6 +125,26 @@ def _names(names):
     return "、".join(sorted(names))
 
 
+def _late_bound(fn):
+    """字典里只剩一项时，是闭包晚绑定（几个层归一化都挂了钩子，却都写进循环里最后的那个名字），还是只找到了一个层归一化？
+
+    单看结果分不出来（只找 nn.LayerNorm 的写法也恰好只剩 final_norm 一项）。再让学习者的函数读一次检查用的模型，
+    记下前向传播时哪些层归一化挂着钩子：挂了两个以上、结果却只有一项，才是晚绑定。
+    """
+    m = _model()
+    hooked = set()
+    for name in EPS:
+        mod = m.get_submodule(name)
+
+        def forward(*args, _orig=mod.forward, _mod=mod, _name=name, **kwargs):
+            if _mod._forward_hooks or _mod._forward_pre_hooks:
+                hooked.add(_name)
+            return _orig(*args, **kwargs)
+        mod.forward = forward
+    value, failure = _call(fn, m, _idx())
+    return failure is None and isinstance(value, dict) and len(value) == 1 and len(hooked) >= 2
+
+
 @checker(__name__, CODES)
 def check_collect_sigma(fn):
     """检查 collect_sigma(model, idx)：{层归一化的模块名: 它输入的逐词元 σ = √(有偏方差 + ε)，形状 [B, T]}。"""
@@ -143,8 +163,8 @@ def check_collect_sigma(fn):
     ref = _reference()
     names = set(ref)
     keys = set(value)
-    if len(keys) == 1 and isinstance(next(iter(keys)), str) and "." not in next(iter(keys)).strip("."):
-        # 只剩一项、而且是循环里最后出现的某个名字：每个钩子都写进了同一个键
+    if len(keys) == 1 and _late_bound(fn):
+        # 只剩一项：每个钩子都写进了同一个键（循环里最后出现的名字）
         return finish(exercise, findings + [("late_binding_name", _msg(CODES, "late_binding_name", name=next(iter(keys))))])
     if not keys:
         return finish(exercise, findings + [("missing_layers", _msg(CODES, "missing_layers", names=_names(names)))])

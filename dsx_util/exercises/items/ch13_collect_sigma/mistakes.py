@@ -121,6 +121,14 @@ NOVEL = [
     ("两处典型错误：记成输出 + 无偏估计", ["used_output", "unbiased_variance"],
      _src(x="output", sigma="torch.sqrt(x.var(dim=-1) + mod.eps)")),
     ("两处典型错误：没有 ε + 无偏估计（torch.std 的默认）", ["unbiased_variance", "no_eps"], _src(sigma="x.std(dim=-1)")),
+    # 审稿人的尝试：闭包用 name=name 绑定得对，但只找 nn.LayerNorm，结果恰好只剩 final_norm 一项，
+    # 看上去与闭包晚绑定一样；检查器不能把错推到正确的闭包上
+    ("只找 nn.LayerNorm（name=name 绑定正确），只剩 final_norm 一项", ["missing_layers"],
+     _src(test="isinstance(module, nn.LayerNorm)")),
+    ("只在名为 final_norm 的模块上注册钩子", ["missing_layers"], _src(test="name == 'final_norm'")),
+    ("先挑出层归一化再循环，闭包里用了循环变量 name（只剩 final_norm 一项）", ["late_binding_name"],
+     _LATE_EPS.replace("def hook(mod, inputs, output, name=name):", "def hook(mod, inputs, output):")
+     .replace("+ module.eps)", "+ mod.eps)")),
     ("没移除钩子，也没在 no_grad 里运行", ["hooks_left", "kept_graph"], _GRAD.replace(
         "for h in handles:\n            h.remove()", "pass")),
 ]

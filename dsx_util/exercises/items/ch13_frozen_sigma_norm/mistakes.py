@@ -41,6 +41,14 @@ def frozen_sigma_norm(rows, sigma, gamma, beta):
     ("no_gamma", ["no_gamma"], _src(y="(v - mu) / sigma + b")),
     ("no_beta", ["no_beta"], _src(y="g * (v - mu) / sigma")),
     ("gamma_beta_swapped", ["gamma_beta_swapped"], _src(y="b * (v - mu) / sigma + g")),
+    ("eps_added_to_sigma", ["eps_added_to_sigma"], _src(y="g * (v - mu) / (sigma + 1e-5) + b")),
+    ("rows_not_lists", ["rows_not_lists"], '''def frozen_sigma_norm(rows, sigma, gamma, beta):
+    out = []
+    for row in rows:
+        mu = sum(row) / len(row)
+        out.append(tuple(g * (v - mu) / sigma + b for v, g, b in zip(row, gamma, beta)))
+    return out
+'''),
     ("modified_input", ["modified_input"], '''def frozen_sigma_norm(rows, sigma, gamma, beta):
     for row in rows:
         mu = sum(row) / len(row)
