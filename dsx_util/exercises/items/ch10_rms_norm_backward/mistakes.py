@@ -74,6 +74,13 @@ def _dgamma_unnormalized(x, gamma, grad_out, eps=1e-5):
 MISTAKES.append(("投影项用了 x 而不是 x̂", ["not_orthogonal_to_x"], _proj_with_x))
 
 
+def _proj_x_dgamma_mean(x, gamma, grad_out, eps=1e-5):
+    """两处无关的错：投影项用了 x，dγ 用了平均而不是求和。"""
+    dx, _ = _proj_with_x(x, gamma, grad_out, eps)
+    s = 1 / torch.sqrt((x * x).mean(dim=-1, keepdim=True) + eps)
+    return dx, (grad_out * x * s).mean(dim=tuple(range(x.dim() - 1)))
+
+
 def _rms_from(mean_square):
     """r 的均方换成别的算法（投影项和 dγ 都照正确公式写）。"""
     def rms_norm_backward(x, gamma, grad_out, eps=1e-5):
@@ -92,6 +99,7 @@ NOVEL = [
     ("RMS 用了减均值的方差", ["rms_not_per_row"],
      _rms_from(lambda x, eps: x.var(dim=-1, keepdim=True, unbiased=False) + eps)),
     ("RMS 沿第 0 维（跨行）求", ["rms_suspect"], _rms_from(lambda x, eps: (x * x).mean(dim=0, keepdim=True) + eps)),
+    ("投影项用了 x、dγ 求了平均（x̂ 是对的，不指向 r）", ["not_orthogonal_to_x", "wrong_output"], _proj_x_dgamma_mean),
     ("ε 平方后加在根号里", ["eps_misused"], _rms_from(lambda x, eps: (x * x).mean(dim=-1, keepdim=True) + eps ** 2)),
     ("ε 写死成 1e-6", ["eps_misused"], _rms_from(lambda x, eps: (x * x).mean(dim=-1, keepdim=True) + 1e-6)),
 ]
