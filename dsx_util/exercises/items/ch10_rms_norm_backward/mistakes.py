@@ -91,16 +91,20 @@ def _rms_from(mean_square):
         return grad_x, (grad_out * x_hat).sum(dim=tuple(range(x.dim() - 1)))
     return rms_norm_backward
 
+# 这三条的代码只由 r 或 ε 的用法引出（review36 F1、F2）
+MISTAKES += [
+    ("RMS 用了减均值的方差", ["rms_not_per_row"],
+     _rms_from(lambda x, eps: x.var(dim=-1, keepdim=True, unbiased=False) + eps)),
+    ("RMS 沿第 0 维（跨行）求", ["rms_suspect"], _rms_from(lambda x, eps: (x * x).mean(dim=0, keepdim=True) + eps)),
+    ("ε 平方后加在根号里", ["eps_misused"], _rms_from(lambda x, eps: (x * x).mean(dim=-1, keepdim=True) + eps ** 2)),
+]
+
 NOVEL = [
     ("投影项对整批的行平均", ["not_orthogonal_to_x"], _proj_over_rows),
     ("dγ 忘了除以 RMS", ["wrong_output"], _dgamma_unnormalized),
     ("投影项漏掉、dγ 也沿错了维度", ["missing_projection_term", "dgamma_wrong_axes"], _rms_b(proj="none", dgamma="last")),
     ("RMS 对整个张量求（跨了行）", ["rms_not_per_row"], _rms_from(lambda x, eps: (x * x).mean() + eps)),
-    ("RMS 用了减均值的方差", ["rms_not_per_row"],
-     _rms_from(lambda x, eps: x.var(dim=-1, keepdim=True, unbiased=False) + eps)),
-    ("RMS 沿第 0 维（跨行）求", ["rms_suspect"], _rms_from(lambda x, eps: (x * x).mean(dim=0, keepdim=True) + eps)),
     ("投影项用了 x、dγ 求了平均（x̂ 是对的，不指向 r）", ["not_orthogonal_to_x", "wrong_output"], _proj_x_dgamma_mean),
-    ("ε 平方后加在根号里", ["eps_misused"], _rms_from(lambda x, eps: (x * x).mean(dim=-1, keepdim=True) + eps ** 2)),
     ("ε 写死成 1e-6", ["eps_misused"], _rms_from(lambda x, eps: (x * x).mean(dim=-1, keepdim=True) + 1e-6)),
 ]
 
