@@ -166,6 +166,29 @@ def test_gap_and_fused_backward_glued(run_chapter):
     # 每字节之比 = 用时之比 × (8 字节 ÷ 12 字节)
     assert float(glued_value(g, "ch11_bwd_per_byte_vs_copy")) == pytest.approx(
         float(glued_value(g, "ch11_fused_bwd_vs_copy")) * 2 / 3)
+    # 「放得进一级缓存」：纯计算那组反复读写的数据（输入、输出、γ、β）不超过常见的 32 KB 一级数据缓存
+    assert 0 < float(glued_value(g, "ch11_cache_kb")) <= 32
+    # 以 float64 为准的两边误差，以及据此说的「差距主要来自哪一侧」
+    fused64, torch64 = float(glued_value(g, "ch11_bwd_err64_fused")), float(glued_value(g, "ch11_bwd_err64_torch"))
+    assert fused64 < 1e-5 and torch64 < 1e-5
+    source = glued_value(g, "ch11_bwd_err_source")
+    assert ("PyTorch 一侧" in source) == (torch64 > 2 * fused64)
+    assert ("融合内核一侧" in source) == (fused64 > 2 * torch64)
+
+
+def test_uncentred_row_sum_loses_precision(run_chapter):
+    """正文：llm.c 反向内核的 mean(ĝx)·r − mean(ĝ)·μ·r 在均值 10⁴ 的行上比先算 x̂ 的写法误差大。"""
+    _, g, _ = run_chapter("ch11_speed")
+    assert float(glued_value(g, "ch11_sum_err_uncentred")) > 2 * float(glued_value(g, "ch11_sum_err_centred"))
+
+
+def test_summary_backward_bullet_follows_the_measurement(run_chapter):
+    """小结里反向的一条只给 glue 的比值、范围和结论，不写死「同一水平」（比值随运行变化）。"""
+    nb, _, _ = run_chapter("ch11_speed")
+    summary = next(c.source for c in nb.cells if c.cell_type == "markdown" and c.source.startswith("## 小结"))
+    bullet = next(line for line in summary.splitlines() if "反向" in line)
+    assert "ch11_fused_bwd_range_F" in bullet and "ch11_bwd_verdict" in bullet
+    assert "同一水平" not in bullet
 
 
 def test_fused_backward_kernel_matches_autograd(run_chapter):

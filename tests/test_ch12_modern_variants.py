@@ -73,6 +73,16 @@ def test_training_comparison_claims(g):
     assert g("ch12_seconds_per_run") == pytest.approx(g("ch12_train_seconds") / g("ch12_n_runs"))
 
 
+def test_derf_dyt_paired_statement(g):
+    """正文按种子配对比较 Derf 与 DyT：说法跟着 glue 的差走，「全部同号的机会」是 2 × 0.5³。"""
+    lo, hi = g("ch12_derf_dyt_diff_min"), g("ch12_derf_dyt_diff_max")
+    verdict = g("ch12_derf_dyt_paired")
+    assert ("都是 Derf 略低" in verdict) == (lo > 0)
+    assert ("都是 DyT 略低" in verdict) == (hi < 0)
+    assert ("有的种子" in verdict) == (lo <= 0 <= hi)
+    assert g("ch12_same_sign_chance") == pytest.approx(0.25)
+
+
 def test_precision_lab(g):
     assert g("ch12_fp16_max") == "65,504"
     assert g("ch12_eps5_fp16") == pytest.approx(1.0013580322265625e-05)

@@ -73,10 +73,39 @@ def _dgamma_unnormalized(x, gamma, grad_out, eps=1e-5):
 
 MISTAKES.append(("投影项用了 x 而不是 x̂", ["not_orthogonal_to_x"], _proj_with_x))
 
+
+def _proj_x_dgamma_mean(x, gamma, grad_out, eps=1e-5):
+    """两处无关的错：投影项用了 x，dγ 用了平均而不是求和。"""
+    dx, _ = _proj_with_x(x, gamma, grad_out, eps)
+    s = 1 / torch.sqrt((x * x).mean(dim=-1, keepdim=True) + eps)
+    return dx, (grad_out * x * s).mean(dim=tuple(range(x.dim() - 1)))
+
+
+def _rms_from(mean_square):
+    """r 的均方换成别的算法（投影项和 dγ 都照正确公式写）。"""
+    def rms_norm_backward(x, gamma, grad_out, eps=1e-5):
+        s = 1 / torch.sqrt(mean_square(x, eps))
+        x_hat = x * s
+        g = grad_out * gamma
+        grad_x = s * (g - x_hat * (g * x_hat).mean(dim=-1, keepdim=True))
+        return grad_x, (grad_out * x_hat).sum(dim=tuple(range(x.dim() - 1)))
+    return rms_norm_backward
+
+# 这三条的代码只由 r 或 ε 的用法引出（review36 F1、F2）
+MISTAKES += [
+    ("RMS 用了减均值的方差", ["rms_not_per_row"],
+     _rms_from(lambda x, eps: x.var(dim=-1, keepdim=True, unbiased=False) + eps)),
+    ("RMS 沿第 0 维（跨行）求", ["rms_suspect"], _rms_from(lambda x, eps: (x * x).mean(dim=0, keepdim=True) + eps)),
+    ("ε 平方后加在根号里", ["eps_misused"], _rms_from(lambda x, eps: (x * x).mean(dim=-1, keepdim=True) + eps ** 2)),
+]
+
 NOVEL = [
     ("投影项对整批的行平均", ["not_orthogonal_to_x"], _proj_over_rows),
     ("dγ 忘了除以 RMS", ["wrong_output"], _dgamma_unnormalized),
     ("投影项漏掉、dγ 也沿错了维度", ["missing_projection_term", "dgamma_wrong_axes"], _rms_b(proj="none", dgamma="last")),
+    ("RMS 对整个张量求（跨了行）", ["rms_not_per_row"], _rms_from(lambda x, eps: (x * x).mean() + eps)),
+    ("投影项用了 x、dγ 求了平均（x̂ 是对的，不指向 r）", ["not_orthogonal_to_x", "wrong_output"], _proj_x_dgamma_mean),
+    ("ε 写死成 1e-6", ["eps_misused"], _rms_from(lambda x, eps: (x * x).mean(dim=-1, keepdim=True) + 1e-6)),
 ]
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
