@@ -14,6 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPI_MIRROR = "https://pypi.tuna.tsinghua.edu.cn/simple"             # 清华大学的 PyPI 镜像
+PYPI_MIRROR_2 = "https://mirrors.aliyun.com/pypi/simple/"            # 第一个镜像连不上时的第二个（阿里云）
 TORCH_CPU_MIRROR = "https://mirrors.aliyun.com/pytorch-wheels/cpu/"   # 阿里云镜像的 PyTorch CPU 版 wheel（-f 用的文件列表）
 
 

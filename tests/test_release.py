@@ -170,11 +170,16 @@ for d in [] if no_deps else deps:
 DEPS = "torch numpy matplotlib prettytable ipywidgets noto-cjk-sans-otc"
 
 
-def run_setup_cell(tmp_path, works, colab=True, isolated=True, python=sys.executable, before="", **extra_env):
+def run_setup_cell(tmp_path, works, colab=True, isolated=True, python=sys.executable, before="", torch=True, **extra_env):
     """运行设置单元格；pip 换成一个只记录来源的替身，只有 works 这一来源能装上。
 
-    isolated：用 python -S 运行（不加载 site-packages），本环境里可编辑安装的 dsx_util 就「没有装」。"""
+    isolated：用 python -S 运行（不加载 site-packages），本环境里可编辑安装的 dsx_util 就「没有装」。
+    torch：替身目录里有没有装好的 torch（像 Colab 那样）；没有时设置单元格不得让 pip 解析 torch。"""
     (tmp_path / "fake" / "pip").mkdir(parents=True)
+    if torch:
+        (tmp_path / "fake" / "torch-2.13.0.dist-info").mkdir()
+        (tmp_path / "fake" / "torch-2.13.0.dist-info" / "METADATA").write_text(
+            "Metadata-Version: 2.1\nName: torch\nVersion: 2.13.0\n")
     (tmp_path / "fake" / "pip" / "__init__.py").write_text("")
     (tmp_path / "fake" / "pip" / "__main__.py").write_text(FAKE_PIP)
     log = tmp_path / "pip.log"
@@ -188,6 +193,7 @@ def run_setup_cell(tmp_path, works, colab=True, isolated=True, python=sys.execut
 
 
 PIN, URL, GIT = nbsync.index_spec(), nbsync.wheel_url(), nbsync.install_spec()
+PROGRESS = f"正在安装 dsx_util {VERSION}（pip 不显示进度，可能要一两分钟）……\n"   # pip 安静运行之前的一行
 
 
 def test_setup_cell_sources_come_from_the_config():
@@ -204,14 +210,15 @@ def test_setup_cell_sources_come_from_the_config():
 def test_setup_cell_installs_the_pinned_version_from_the_index(tmp_path):
     done, tried = run_setup_cell(tmp_path, works=PIN)
     assert done.returncode == 0 and tried == [PIN], (tried, done.stderr)
-    assert done.stdout == (f"环境已就绪：dsx_util {VERSION} 装自软件包索引 {PIN}；依赖都在："
-                           + "、".join(f"{d} 9.0" for d in DEPS.split()) + "。\n"), done.stdout
+    assert done.stdout == (PROGRESS + f"环境已就绪：dsx_util {VERSION} 装自软件包索引 {PIN}；依赖都在："
+                           + "、".join(f"{d} 9.0" for d in DEPS.split()) + "；未改动已装的 torch==2.13.0。\n"), done.stdout
 
 
 def test_setup_cell_falls_back_to_the_web_edition_wheel(tmp_path):
     done, tried = run_setup_cell(tmp_path, works=URL)
     assert done.returncode == 0 and tried == [PIN, PIN + " --no-deps", URL], (tried, done.stderr)
-    assert f"装自网页版的 wheel {URL}（软件包索引没装上）" in done.stdout and done.stdout.count("\n") == 1
+    assert f"装自网页版的 wheel {URL}（软件包索引没装上）" in done.stdout and done.stdout.startswith(PROGRESS)
+    assert done.stdout.count("\n") == 2
 
 
 def test_setup_cell_wheel_url_override_for_tests(tmp_path):
@@ -225,10 +232,37 @@ def test_setup_cell_installs_without_dependencies_when_they_cannot_be_reached(tm
     assert done.returncode == 0 and tried == [PIN, PIN + " --no-deps", URL, URL + " --no-deps"], tried
     out = done.stdout
     # 依赖没装上：不说「就绪」，逐个说出缺哪些，给出带国内镜像（torch 取 CPU 版）的命令，说明不必重启内核
-    assert out.startswith(f"还没有就绪：dsx_util {VERSION} 装自网页版的 wheel {URL}") and "就绪：" not in out.replace("还没有就绪：", "")
-    assert "缺少 torch、numpy、matplotlib、prettytable、ipywidgets，" in out and "torch（缺）" in out
-    assert "pip install torch numpy matplotlib prettytable ipywidgets -i https://pypi.tuna.tsinghua.edu.cn/simple" \
-        " -f https://mirrors.aliyun.com/pytorch-wheels/cpu/" in out and "不必重启内核" in out and "重启内核（" not in out
+    assert out.startswith(PROGRESS + f"还没有就绪：dsx_util {VERSION} 装自网页版的 wheel {URL}") and "就绪：" not in out.replace("还没有就绪：", "")
+    assert "缺少 numpy、matplotlib、prettytable、ipywidgets，" in out and "numpy（缺）" in out and "torch 2.13.0" in out
+    assert "pip install numpy matplotlib prettytable ipywidgets -i https://pypi.tuna.tsinghua.edu.cn/simple\n" in out
+    assert "不必重启内核" in out and "重启内核（" not in out
+
+
+def test_setup_cell_says_why_dependencies_failed_and_names_a_second_mirror(tmp_path):
+    """依赖没装上（例如镜像连不上）：引用 pip 的最后一行报错，并说出第二个镜像。"""
+    from dsx_book import install
+    done, _ = run_setup_cell(tmp_path, works=URL, FAKE_PIP_DEPS_FAIL="1")
+    assert "依赖没装上，pip 的报错：ERROR: Could not find a version that satisfies the requirement" in done.stdout
+    assert install.PYPI_MIRROR_2 in done.stdout and install.PYPI_MIRROR_2 != install.PYPI_MIRROR
+    done, _ = run_setup_cell(tmp_path / "ok", works=PIN)
+    assert "pip 的报错" not in done.stdout
+
+
+@pytest.mark.parametrize("colab", [False, True])
+def test_setup_cell_never_lets_pip_resolve_torch_when_torch_is_missing(tmp_path, colab):
+    """没有 torch 时：只用 --no-deps 装 dsx_util（pip 从索引解析 torch，Linux 上会装几个 GB 的 CUDA 版），
+    再说出缺 torch，给出只带 CPU 的命令；不说「就绪」。有 torch（Colab）时照常连依赖一起装。"""
+    wheel = "./" + nbsync.wheel_name()
+    (tmp_path / wheel).write_bytes(b"")
+    works = PIN if colab else wheel
+    done, tried = run_setup_cell(tmp_path, works=works, colab=colab, torch=False)
+    assert tried == [works + " --no-deps"], tried
+    out = done.stdout
+    assert "缺少 torch" in out and "就绪：" not in out.replace("还没有就绪：", ""), out
+    assert "-f https://mirrors.aliyun.com/pytorch-wheels/cpu/" in out and "只带 CPU" in out, out
+    done, tried = run_setup_cell(tmp_path / "with", works=works, colab=colab, torch=True) if colab else (None, None)
+    if colab:
+        assert tried == [PIN] and "环境已就绪" in done.stdout, (tried, done.stdout)
 
 
 def test_setup_cell_asks_for_a_restart_when_a_loaded_package_changed(tmp_path):
@@ -239,7 +273,7 @@ def test_setup_cell_asks_for_a_restart_when_a_loaded_package_changed(tmp_path):
     (fake / "numpy-1.0.dist-info").mkdir()
     (fake / "numpy-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: numpy\nVersion: 1.0\n")
     done, tried = run_setup_cell(tmp_path, works=PIN, before="import numpy\n")
-    assert tried == [PIN] and done.stdout.startswith("环境已就绪："), done.stdout + done.stderr
+    assert tried == [PIN] and done.stdout.startswith(PROGRESS + "环境已就绪："), done.stdout + done.stderr
     assert done.stdout.splitlines()[-1].startswith("请重启内核") and "numpy" in done.stdout.splitlines()[-1]
     done, _ = run_setup_cell(tmp_path / "b", works=PIN)
     assert "重启内核" not in done.stdout

@@ -4,6 +4,17 @@
 和浏览器测试（test_inpage_browser.py，把代码敲进网页）用同一批代码。
 """
 MISTAKES = [
+    ('返回的是列（忘了转置回行）', ['transposed'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    cols = []
+    for c in zip(*x):
+        mu = sum(c) / len(c)
+        var = sum((v - mu) ** 2 for v in c) / len(c)
+        cols.append([(v - mu) / math.sqrt(var + eps) for v in c])
+    return cols
+"""),
     ('eps_outside_sqrt', ['eps_outside_sqrt'], """import math
 
 
