@@ -265,6 +265,59 @@ def test_setup_cell_never_lets_pip_resolve_torch_when_torch_is_missing(tmp_path,
         assert tried == [PIN] and "环境已就绪" in done.stdout, (tried, done.stdout)
 
 
+def _fake_wheel(folder, name, version):
+    """一个只有安装信息的 wheel（「索引」里的 torch 等依赖的替身）：装上后 import 得到它，metadata 说出版本。"""
+    dist = name.replace("-", "_")
+    path = folder / f"{dist}-{version}-py3-none-any.whl"
+    info = f"{dist}-{version}.dist-info"
+    files = {f"{dist}/__init__.py": "", f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+             f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    files[f"{info}/RECORD"] = "".join(f"{f},,\n" for f in files) + f"{info}/RECORD,,\n"
+    with zipfile.ZipFile(path, "w") as z:
+        for f, text in files.items():
+            z.writestr(f, text)
+    return path
+
+
+def test_setup_cell_with_real_pip_in_a_venv_without_torch_does_not_install_torch(tmp_path):
+    """真的 pip、临时虚拟环境、没有 torch；「索引」（只用本地的 --find-links 目录）里有一个 torch（代表 Linux 上 PyPI 的
+    CUDA 版）和其余依赖。设置单元格只装 dsx_util，不装 torch，说出缺 torch 与只带 CPU 的命令。
+    对照：像改之前那样连依赖一起装，同一个「索引」会把那个 torch 装上。"""
+    wheel = ROOT / "_build" / "dist" / nbsync.wheel_name()
+    if not wheel.exists():
+        pytest.fail(f"没有 {wheel}：请先运行 make dist")
+    index = tmp_path / "index"
+    index.mkdir()
+    for name, ver in [("torch", "99.0"), ("numpy", "2.0"), ("matplotlib", "3.9"), ("prettytable", "3.9"),
+                      ("ipywidgets", "8.1"), ("noto-cjk-sans-otc", "1.0")]:
+        _fake_wheel(index, name, ver)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONHOME", "DSX_UTIL_SOURCE") and not k.startswith("PIP_")}
+    env.update(PIP_CONFIG_FILE=os.devnull, PIP_NO_INDEX="1", PIP_FIND_LINKS=str(index), PIP_DISABLE_PIP_VERSION_CHECK="1")
+    results = {}
+    for case in ("cell", "control"):
+        work = tmp_path / case
+        work.mkdir()
+        shutil.copy(wheel, work / wheel.name)
+        subprocess.run([sys.executable, "-m", "venv", str(work / "venv")], check=True, capture_output=True)
+        python = str(work / "venv" / "bin" / "python")
+        if case == "cell":
+            run = subprocess.run([python, "-c", nbsync.setup_cell_source()], capture_output=True, text=True, cwd=work, env=env)
+        else:
+            run = subprocess.run([python, "-m", "pip", "install", "-q", "./" + wheel.name], capture_output=True, text=True,
+                                 cwd=work, env=env)
+        has = subprocess.run([python, "-c", "from importlib import metadata as m\nfor n in ('dsx_util', 'torch'):\n"
+                              "    try: print(n, m.version(n))\n    except m.PackageNotFoundError: print(n, None)"],
+                             capture_output=True, text=True, env=env, cwd=work).stdout
+        results[case] = (run, has)
+    run, has = results["cell"]
+    assert run.returncode == 0 and f"dsx_util {VERSION}" in has and "torch None" in has, (has, run.stdout, run.stderr)
+    assert "缺少 torch" in run.stdout and "-f https://mirrors.aliyun.com/pytorch-wheels/cpu/" in run.stdout, run.stdout
+    assert "就绪：" not in run.stdout.replace("还没有就绪：", "")
+    run, has = results["control"]
+    assert run.returncode == 0 and "torch 99.0" in has, (has, run.stderr)   # 对照：这个「索引」确实会给出 torch
+
+
 def test_setup_cell_asks_for_a_restart_when_a_loaded_package_changed(tmp_path):
     """这次会话里已经导入的包被换了版本：说清楚要重启内核。没有换版本时不这样说。"""
     fake = tmp_path / "fake"
