@@ -43,7 +43,7 @@ MESSAGES = {
     "not_list": "应返回一个 Python 列表，实际返回的是 {kind}。",
     "wrong_length": "{what}应有 {expected} 个数，实际有 {actual} 个。",
     "wrong_rows": "输出应有 {expected} 行（每行一个列表），实际有 {actual} 行{hint}。",
-    "transposed": "你返回的是列：{cols} 个列表，每个长 {rows}（每个特征一个）。输出要和输入一样按行排列，{rows} 行、每行 {cols} 个数"
+    "columns_returned": "你返回的是列：{cols} 个列表，每个长 {rows}（每个特征一个）。输出要和输入一样按行排列，{rows} 行、每行 {cols} 个数"
                   "（每个样本一行）：把结果转置回来再返回（zip(*结果) 把列变回行）。",
     "not_number": "{what}应是浮点数，实际是 {value!r}。",
     "wrong_output": "{what}应为 {want}，你的是 {got}。",

@@ -129,7 +129,7 @@ def _rows(value, shape, what="输出"):
         raise _Stop([("not_list", message(None, "not_list", kind=type(value).__name__))])
     if (len(value) == shape[1] != shape[0] and value
             and all(isinstance(v, (list, tuple)) and len(v) == shape[0] for v in value)):
-        raise _Stop([("transposed", message(None, "transposed", rows=shape[0], cols=shape[1]))])
+        raise _Stop([("columns_returned", message(None, "columns_returned", rows=shape[0], cols=shape[1]))])
     if len(value) != shape[0]:
         flat = len(value) == shape[0] * shape[1] and all(not isinstance(v, list) for v in value)
         hint = "：看起来你把所有行拼成了一个扁平的列表，请每行单独成一个列表" if flat else ""

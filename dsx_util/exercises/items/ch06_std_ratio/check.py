@@ -14,6 +14,14 @@ CODES = {
 }
 
 
+def _whole(fn, h):
+    """std_ratio(h) 是不是一个整数（整数除法 // 的痕迹）；出错或不是数时算「不是」。"""
+    try:
+        return float(_call(fn, h)).is_integer()
+    except Exception:  # noqa: BLE001 -- 这里只是辨认错误写法，出错时不下这个结论
+        return False
+
+
 @checker(__name__, CODES)
 def check_std_ratio(fn):
     """检查 std_ratio(h)：同一组 h 个数的有偏标准差 ÷ 无偏标准差。"""
@@ -32,6 +40,8 @@ def check_std_ratio(fn):
                     ("integer_division", math.sqrt((h - 1) // h)), ("integer_division", (h - 1) // h),
                     ("plus_one", math.sqrt(h / (h + 1))), ("plus_one", h / (h + 1)),
                     ("plus_one", math.sqrt((h - 1) / (h + 1))), ("plus_one", (h - 1) / (h + 1))]
-        code = next((c for c, v in variants if math.isclose(got, v, rel_tol=1e-6)), "wrong_value")
+        if not all(_whole(fn, k) for k in (2, 4, 768)):   # 整数除法：每个 H 的结果都是整数
+            variants = [(c, v) for c, v in variants if c != "integer_division"]
+        code = next((c for c, v in variants if math.isclose(got, v, rel_tol=1e-6, abs_tol=1e-12)), "wrong_value")
         return [(code, message(CODES, code, h=h, actual=got, floor=(h - 1) // h))]
     return []

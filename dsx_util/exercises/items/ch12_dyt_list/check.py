@@ -11,7 +11,7 @@ CODES = {
     "beta_inside": "β 放进了 tanh 里面（tanh(α·x + β)）：β 加在最后，γ·tanh(α·x) + β。",
     "gamma_beta_swapped": "γ 与 β 用反了：γ 乘在 tanh 上，β 加在最后。",
     "gamma_inside": "γ 放进了 tanh 里面（tanh(γ·α·x)）：γ 乘在 tanh 外面，γ·tanh(α·x) + β。",
-    "sigmoid": "你用的是 sigmoid 1/(1 + e^(−z))（值在 0 和 1 之间），不是 tanh（值在 −1 和 1 之间）：DyT 取 tanh(α·x)，用 math.tanh。",
+    "sigmoid_not_tanh": "你用的是 sigmoid 1/(1 + e^(−z))（值在 0 和 1 之间），不是 tanh（值在 −1 和 1 之间）：DyT 取 tanh(α·x)，用 math.tanh。",
     "normalized_first": "你先对输入做了标准化（减均值、除以标准差）：DyT 不算任何统计量，直接对每个 xᵢ 取 tanh(α·xᵢ)。",
     "not_elementwise": "只改第 1 个输入（{before} → {after}），别的位置的输出也变了（第 {pos} 个变化了 {diff}）："
                        "DyT 逐个分量计算，每个输出只取决于同一位置的输入。",
@@ -40,7 +40,7 @@ def _model(values, alpha, gamma, beta, use_gamma=True, use_beta=True, alpha_kind
 _FLAG_CODES = {("use_gamma", False): "no_gamma", ("use_beta", False): "no_beta", ("alpha_kind", "outside"): "alpha_outside",
                ("alpha_kind", "one"): "no_alpha", ("beta_inside", True): "beta_inside", ("swapped", True): "gamma_beta_swapped",
                ("normalize", True): "normalized_first", ("gamma_inside", True): "gamma_inside",
-               ("sigmoid", True): "sigmoid"}
+               ("sigmoid", True): "sigmoid_not_tanh"}
 
 
 def _steps(fn):
