@@ -2,7 +2,7 @@
 
 - seeds：同样的配方换种子 1、2 各训练一个模型，算 reference_model.summarize 的统计量（种子 0 用发布的检查点）；
 - frozen_finetune：冻结全部 σ 之后再训练 FINETUNE_STEPS 步的验证损失，对照组是不冻结、同样再训练的模型；
-- ch12_long：第 12 章的四种归一化对比（同样的语料、模型与学习率）训练 120 步与 LONG_STEPS 步的评估损失。
+- ch12_long：第 12 章的归一化对比（variants.NORM_KINDS 的每一种）（同样的语料、模型与学习率）训练 120 步与 LONG_STEPS 步的评估损失。
 """
 import copy
 import json

@@ -61,9 +61,10 @@ def _minor_faults():
 class Timings:
     """compare 的结果：每个实现各轮的 CPU 时间（秒）与每次调用的缺页次数。"""
 
-    def __init__(self, seconds, faults, rounds, clock, reused):
+    def __init__(self, seconds, faults, rounds, clock, reused, round_faults=None):
         self.seconds = seconds      # {名字: [各轮用时（秒）]}
         self.faults = faults        # {名字: 每次调用的缺页次数（分配器默认设置下单独调用一次）}
+        self.round_faults = round_faults or {}   # {名字: [计时的各轮里的缺页次数]}
         self.rounds = rounds
         self.clock = clock
         self.reused = reused        # 计时期间释放的内存是否留在进程里复用
@@ -97,6 +98,14 @@ class Timings:
         if resource is None:
             return None
         return self.faults[name]
+
+    def faults_at_min(self, name):
+        """取到最小用时的那一轮里的缺页次数（计时期间的缺页是否算进了最小用时）；没有 resource 模块时为 None。"""
+        self._check(name)
+        if resource is None or not self.round_faults.get(name):
+            return None
+        times = self.seconds[name]
+        return self.round_faults[name][times.index(min(times))]
 
     def ratio(self, name, ref):
         """name 的最小用时是 ref 的几倍。"""
@@ -155,6 +164,7 @@ def compare(candidates, rounds=15, warmup=2, threads=1, reuse_memory=True, grad=
 
     names = list(candidates)
     seconds = {n: [] for n in names}
+    round_faults = {n: [] for n in names}   # 计时的各轮里数到的缺页（计时之外数，不算进用时）
     faults = {}
     old_threads = torch.get_num_threads()
     torch.set_num_threads(threads)
@@ -168,9 +178,11 @@ def compare(candidates, rounds=15, warmup=2, threads=1, reuse_memory=True, grad=
                     order = names[r % len(names):] + names[:r % len(names)]   # 每轮换一个起点
                     for name in order:
                         fn = candidates[name]
+                        f0 = _minor_faults()
                         t0 = time.thread_time()
                         fn()
                         seconds[name].append(time.thread_time() - t0)
+                        round_faults[name].append(_minor_faults() - f0)
             # 分配器恢复默认之后，每个实现再调用一次，只数缺页，不计时
             for name, fn in candidates.items():
                 f0 = _minor_faults()
@@ -178,4 +190,4 @@ def compare(candidates, rounds=15, warmup=2, threads=1, reuse_memory=True, grad=
                 faults[name] = _minor_faults() - f0
     finally:
         torch.set_num_threads(old_threads)
-    return Timings(seconds, faults, rounds, clock="time.thread_time", reused=reused)
+    return Timings(seconds, faults, rounds, clock="time.thread_time", reused=reused, round_faults=round_faults)

@@ -9,6 +9,7 @@ import pytest
 
 from conftest import glued_value
 from dsx_util import reference_model as rm
+from dsx_util import variants
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +97,7 @@ def test_extras_numbers_come_from_the_shipped_file(g):
     assert g("ch13_ft_plain_after") == pytest.approx(ft["plain_log"][-1]["val_loss"])
     assert g("ch13_val_frozen") == pytest.approx(ft["frozen"], abs=1e-4)     # 章节现算的与维护者一步算的相同
     assert g("ch13_long_steps") == extras["long_steps"]
-    for norm in ("ln", "rms", "dyt", "none"):
+    for norm in variants.NORM_KINDS:
         assert g(f"ch13_long_{norm}_min") == pytest.approx(min(extras["ch12_long"][f"{norm}_{extras['long_steps']}"]))
         assert g(f"ch13_short_{norm}_max") == pytest.approx(max(extras["ch12_long"][f"{norm}_120"]))
 
@@ -105,7 +106,7 @@ def test_short_run_is_chapter_12s_own_result(run_chapter):
     """第 12 章构建时训练 120 步的结果，与维护者一步重跑的 120 步相同：长训练确实是同一个实验走得更久。"""
     _, glued, _ = run_chapter("ch12_modern_variants")
     extras = rm.extras_log()
-    for norm in ("ln", "rms", "dyt", "none"):
+    for norm in variants.NORM_KINDS:
         runs = extras["ch12_long"][f"{norm}_120"]
         assert glued_value(glued, f"ch12_final_{norm}_min") == pytest.approx(min(runs), abs=1e-6)
         assert glued_value(glued, f"ch12_final_{norm}_max") == pytest.approx(max(runs), abs=1e-6)
@@ -126,19 +127,22 @@ def test_ch02_and_ch09_pointers_agree_with_chapter_13(run_chapter, g):
 
 
 def test_ch12_pointers_agree_with_chapter_13(run_chapter, g):
-    """第 12 章：「训练久了，不归一化的 3 个种子都比其他三种的每个种子差；DyT 不再比两者慢；LayerNorm 与 RMSNorm 仍分不出高下」。"""
+    """第 12 章：「训练久了，不归一化的 3 个种子都比其他五种的每个种子差；DyT 不再比两者慢；LayerNorm 与 RMSNorm 仍分不出高下」。"""
     _, glued, _ = run_chapter("ch12_modern_variants")
     v = lambda name: glued_value(glued, name)   # noqa: E731
     extras = rm.extras_log()
-    long = {n: extras["ch12_long"][f"{n}_{extras['long_steps']}"] for n in ("ln", "rms", "dyt", "none")}
+    long = {n: extras["ch12_long"][f"{n}_{extras['long_steps']}"] for n in variants.NORM_KINDS}
+    others = [n for n in variants.NORM_KINDS if n != "none"]
+    assert set(others) >= {"ln", "rms", "dyt", "derf", "dyisru"}
     assert v("ch12_long_none_min") == pytest.approx(min(long["none"]))
     assert v("ch12_long_none_min") > v("ch12_long_others_max")
-    assert v("ch12_long_others_max") == pytest.approx(max(max(long[n]) for n in ("ln", "rms", "dyt")))
+    assert v("ch12_long_others_max") == pytest.approx(max(max(long[n]) for n in others))
 
     def overlap(a, b):
         return min(long[a]) <= max(long[b]) and min(long[b]) <= max(long[a])
     assert overlap("ln", "rms") and overlap("dyt", "ln") and overlap("dyt", "rms")
     assert g("ch13_worstL") == "不归一化" and g("ch13_worstL_margin") > 0
+    assert g("ch13_n_others") == len(others)
     # 「弯得很浅」：第 12 章量的与第 13 章散点图那一层是同一个（σ 不含 ε，所以只近似相等）
     assert v("ch12_ref_sigma_ratio") == pytest.approx(g("ch13_s_sigma_ratio"), rel=0.02)
     assert v("ch12_ref_sigma_ratio") < 5

@@ -147,3 +147,70 @@ def test_messages_say_which_argument_was_ignored():
     r = _edit("ch04-normalize-eps", ("torch.sqrt(var + eps)", "torch.sqrt(var + 1e-5)"))
     assert r.codes == ["eps_ignored"] and "eps=0.5" in r.messages[0]
     torch.manual_seed(0)
+
+
+# ---- 评审 r33 找到的说明问题：把评审的尝试交给检查器，说明要点出真正不同的那一处，不点出没错的那一处
+
+def test_momentum_none_names_the_buffer_that_differs():
+    """C1：momentum=None 时只有 running_var 用了有偏方差，说明要说 running_var，不能怪（对的）running_mean。"""
+    r = _edit("ch07-batch-norm", ("self.running_var.mul_(1 - m).add_(m * x.var(dim=0, unbiased=True))",
+                                  "self.running_var.mul_(1 - m).add_(m * x.var(dim=0, unbiased=self.momentum is not None))"))
+    assert r.codes == ["momentum_none_wrong"], r.text()
+    msg = r.messages[0]
+    assert "`running_var` 第" in msg and "无偏方差" in msg and "`running_mean` 第" not in msg, msg
+    got, want = re.findall(r"是 (\S+)，应是 3 个批量.*?的平均 (\S+)：", msg)[0]
+    assert got != want, msg
+    # running_mean 错了（momentum=None 退回 0.1）时仍说 running_mean
+    r = _edit("ch07-batch-norm", ("m = 1.0 / float(self.num_batches_tracked)", "m = 0.1"))
+    assert r.codes == ["momentum_none_wrong"] and "`running_mean` 第" in r.messages[0], r.text()
+
+
+def test_float_num_batches_tracked_is_asked_for_long_not_called_missing():
+    """P3：float 的 num_batches_tracked 找得到，也能互相加载；说明要说 dtype 应为 torch.long。"""
+    r = _edit("ch07-batch-norm", ("torch.tensor(0, dtype=torch.long)", "torch.tensor(0.0)"))
+    assert r.codes == ["no_batches_tracked"], r.text()
+    msg = r.messages[0]
+    assert "torch.long" in msg and "float32" in msg, msg
+    assert "找不到" not in msg and "不能互相加载" not in msg, msg
+    r = _edit("ch07-batch-norm", ('self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long))', ""))
+    assert r.codes[0] == "no_batches_tracked" and "找不到" in r.messages[0], r.text()
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_two_pass_in_low_precision_is_told_about_the_dtype(dtype):
+    """C2：两遍法却在 float16 / bfloat16 里算、最后转回 float32：说明说出那个类型，不说一遍法 E[x²] − E[x]²。"""
+    r = _edit("ch11-stable-layer-norm",
+              ("    mean = x.mean(dim=-1, keepdim=True)                # 第一遍",
+               f"    x = x.to(torch.{dtype})\n    mean = x.mean(dim=-1, keepdim=True)                # 第一遍"),
+              ("return diff / torch.sqrt(var + eps)", "return (diff / torch.sqrt(var + eps)).float()"))
+    assert r.codes == ["low_precision"], r.text()
+    assert dtype in r.messages[0] and "float32 里算" in r.messages[0] and "E[x²]" not in r.text(), r.text()
+    # 真用了一遍法时仍说一遍法
+    r = _edit("ch11-stable-layer-norm", ("var = (diff * diff).mean(dim=-1, keepdim=True)",
+                                         "var = (x * x).mean(dim=-1, keepdim=True) - mean * mean"))
+    assert r.codes == ["single_pass_variance"] and "E[x²]" in r.messages[0], r.text()
+
+
+@pytest.mark.parametrize("handled", [
+    "return torch.nan_to_num((x - mean) / torch.sqrt(var))",
+    "return torch.where(var == 0, torch.zeros_like(x), (x - mean) / torch.sqrt(var))",
+])
+def test_constant_row_handled_without_eps_is_not_told_about_nan(handled):
+    """P4：常数行另作处理、分母里没有 ε 的答案不会出 NaN：说明说少了 ε，不说 0/0 = NaN。"""
+    r = _edit("ch04-normalize-eps", ("return (x - mean) / torch.sqrt(var + eps)", handled))
+    assert r.codes == ["no_eps"], r.text()
+    assert "ε" in r.messages[0] and "√(σ² + ε)" in r.messages[0] and "NaN" not in r.text(), r.text()
+
+
+def test_zero_centered_low_precision_error_shows_two_different_numbers():
+    """P5：(1 + γ) 在 float16 里算：最大误差与允许的误差写到看得出不同。"""
+    r = _edit("ch12-zero-centered-rms-norm", ("(1 + gamma.float())", "(1 + gamma.to(x.dtype)).float()"))
+    assert r.codes == ["low_precision_error"], r.text()
+    diff, budget = re.findall(r"最大相差 (\S+)，超出了.*?误差上限 (\S+)：", r.messages[0])[0]
+    assert diff != budget, r.messages[0]
+
+
+def test_layer_norm_backward_without_eps_names_eps():
+    """P6：反向里 σ = √σ²（没有 ε）：说出少了 ε，而不只是「最大相差 2.2×10⁻⁵」。"""
+    r = _edit("ch10-layer-norm-backward", ("std = torch.sqrt(var + eps)", "std = torch.sqrt(var)"))
+    assert r.codes == ["no_eps"] and "ε" in r.messages[0], r.text()

@@ -55,6 +55,19 @@ def test_trouble_note_says_what_to_do_when_the_block_fails():
             assert "macOS、Linux" in sentence, (place, sentence)
 
 
+@pytest.mark.parametrize("place", sorted(PLACES))
+def test_text_around_the_block_does_not_overclaim(place):
+    """评审 r33 M4：命令块要从 PyPI 镜像装 PyTorch，不能说「不需要 PyPI」；块里激活虚拟环境的一行
+    只适用于 macOS / Linux，不能说三种系统「都一样」而不提 Windows 的不同。"""
+    text = PLACES[place]()
+    assert "pip config set global.index-url" in install.install_block(WHEEL)   # 块确实用了 PyPI 的镜像
+    assert not re.search(r"不需要 PyPI[，,]", text), place
+    assert "source .venv/bin/activate" in install.install_block(WHEEL)
+    for claim in re.finditer(r"Windows、macOS、Linux\s*(都一样|的做法相同)(.{0,40})", text):
+        assert "Windows 上不同" in claim.group(2), (place, claim.group(0))
+    assert re.search(r"Windows、macOS、Linux[^：]{0,60}不同", text), place
+
+
 def test_block_works_without_foreign_sites():
     block = install.install_block(WHEEL)
     commands = [shlex.split(line) for line in block.splitlines() if line.startswith("pip ")]

@@ -271,7 +271,7 @@ def test_ch09_warmup_needed_by_post_ln_only(ch09, train_reference, seed):
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_ch09_adam_steps_shrink_below_lr(ch09, seed):
-    """第 9 章：「Adam 的每一步更新最多约为一个学习率……第一步约等于学习率乘以梯度的符号，之后通常远小于学习率」。"""
+    """第 9 章：「Adam 给每个参数的每一步更新通常不超过约一个学习率……第一步约等于学习率乘以梯度的符号，之后通常远小于学习率」。"""
     for pos in ("post", "pre"):
         sizes = dict.fromkeys((1, 10, 100))
         ch09["train"](pos, 0, 1e-2, seed=seed, step_sizes=sizes)

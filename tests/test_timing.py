@@ -33,6 +33,22 @@ def test_page_faults_counted_for_fresh_memory_only():
     assert t.page_faults("预先分配") < 100
 
 
+def test_faults_at_min_reports_the_faults_of_the_fastest_round():
+    """第 11 章：取到最小用时的那一轮缺页了没有（faults_at_min）。每次新申请 25 MB 并写满的实现，
+    在不复用内存时每一轮都缺页，最小用时那一轮也不例外；预先分配的一页也不缺。"""
+    n = 8 * 1024 * 768              # 25 MB：与第 11 章的输出一样大
+    big = torch.empty(n)
+    t = compare({"新申请": lambda: torch.empty(n).fill_(1.0), "预先分配": lambda: big.fill_(1.0)},
+                rounds=5, warmup=1, reuse_memory=False)
+    if t.faults_at_min("新申请") is None:
+        pytest.skip("没有 resource 模块（Windows）：不统计缺页")
+    assert len(t.round_faults["新申请"]) == 5
+    assert t.faults_at_min("新申请") >= n * 4 // 4096 - 10
+    assert t.faults_at_min("预先分配") < 100
+    fastest = t.seconds["新申请"].index(min(t.seconds["新申请"]))
+    assert t.faults_at_min("新申请") == t.round_faults["新申请"][fastest]
+
+
 def test_ratio_lies_within_its_range_and_spread_is_nonnegative():
     x = torch.randn(256, 256)
     t = compare({"加法": lambda: x + 1, "矩阵乘": lambda: x @ x}, rounds=6, warmup=1)

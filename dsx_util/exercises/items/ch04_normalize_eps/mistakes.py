@@ -26,8 +26,21 @@ def _normalize(eps_mode="inside", unbiased=False, center=True):
     return normalize
 
 
+def _nan_to_num(x, eps=1e-5):
+    """常数行另作处理（把 NaN 换成 0），分母里仍没有 ε。"""
+    return torch.nan_to_num((x - _mean(x)) / torch.sqrt(_var(x)))
+
+
+def _where_zero(x, eps=1e-5):
+    """标准差为 0 的行直接给 0，其余行除以 √σ²（没有 ε）。"""
+    s = torch.sqrt(_var(x))
+    return torch.where(s == 0, torch.zeros_like(x), (x - _mean(x)) / s)
+
+
 MISTAKES = [
     ('nan_on_constant', ['nan_on_constant'], _normalize(eps_mode="none")),
+    ('no_eps（NaN 换成 0）', ['no_eps'], _nan_to_num),
+    ('no_eps（torch.where 给常数行 0）', ['no_eps'], _where_zero),
     ('eps_outside_sqrt', ['eps_outside_sqrt'], _normalize(eps_mode="outside")),
     ('eps_ignored', ['eps_ignored'], _normalize(eps_mode="fixed")),
     ('unbiased_var', ['unbiased_var'], _normalize(unbiased=True)),

@@ -12,7 +12,7 @@ import functools
 
 from ...core import exercise_id_of
 from ..._core import (stop_with, spec_findings, stops_checking, NOT_DONE, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, close,
-                    describe_value, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
+                    describe_value, find_models, finish, fmt_num, fmt_pair, fmt_shape, max_abs_diff,
                     run_model, safe_findings, tensor_problem)
 
 EXERCISE_ID = exercise_id_of(__name__)   # 练习 id 只写在文件夹名里；题目与要求见本文件夹
@@ -270,12 +270,18 @@ def _momentum_none(factory, run):
     xs = [x.double() for x in batches]
     want_rm = sum(x.mean(0) for x in xs) / len(xs)
     want_rv = sum(x.var(0, unbiased=True) for x in xs) / len(xs)
-    if not (close(bufs[0], want_rm) and close(bufs[1], want_rv)):
-        i = int((bufs[0].double() - want_rm).abs().argmax())
-        return [("momentum_none_wrong", f"用 momentum=None 训练 3 个批量之后，你的 `running_mean` 第 {i} 个是 {fmt_num(bufs[0][i])}，"
-                                        f"应是 3 个批量均值的平均 {fmt_num(want_rm[i])}：momentum 为 None 时，第 k 个批量的动量取 "
-                                        f"1/num_batches_tracked（累计平均）。")]
-    return []
+    if not close(bufs[0], want_rm):
+        name, got, want, rule = ("running_mean", bufs[0], want_rm, "均值的平均")
+        why = "momentum 为 None 时，第 k 个批量的动量取 1/num_batches_tracked（累计平均）"
+    elif not close(bufs[1], want_rv):   # running_mean 对了：动量没问题，只说 running_var
+        name, got, want, rule = ("running_var", bufs[1], want_rv, f"无偏方差（除以 B−1 = {N - 1}）的平均")
+        why = "你的 running_mean 是对的，动量 1/k 没有问题；running_var 的累计平均也要用每个批量的无偏方差"
+    else:
+        return []
+    i = int((got.double() - want).abs().argmax())
+    right, mine = fmt_pair(float(want[i]), float(got[i]))
+    return [("momentum_none_wrong", f"用 momentum=None 训练 3 个批量之后，你的 `{name}` 第 {i} 个是 {mine}，"
+                                    f"应是 3 个批量{rule} {right}：{why}。")]
 
 
 def _state_dict_both_ways(factory, run):
@@ -338,13 +344,21 @@ def _stated_parts(m):
         findings.append(("buffers_not_registered", f"`{loose[0]}` 不是用 register_buffer 注册的缓冲区：它不在 state_dict 里，"
                                                    f"保存、加载模型时会丢失，model.to(设备) 也不会带上它。"))
     nbt = buffers.get("num_batches_tracked")
-    if not isinstance(nbt, torch.Tensor) or tuple(nbt.shape) != () or nbt.dtype.is_floating_point or int(nbt) != 0:
-        what = ("没有这个缓冲区" if nbt is None else
-                f"它是形状 {fmt_shape(nbt.shape)}、dtype {nbt.dtype}、值 {fmt_num(nbt.flatten()[0]) if nbt.numel() else '空'} 的张量")
-        if nbt is None and isinstance(getattr(m, "num_batches_tracked", None), torch.Tensor):
-            what = "它不是用 register_buffer 注册的"
+    if nbt is None:
+        what = ("它不是用 register_buffer 注册的" if isinstance(getattr(m, "num_batches_tracked", None), torch.Tensor)
+                else "没有这个缓冲区")
         findings.append(("no_batches_tracked", f"找不到缓冲区 `num_batches_tracked`（{what}）：nn.BatchNorm1d 的 state_dict 里有它"
                                                f"（torch.tensor(0, dtype=torch.long)），少了它两者的 state_dict 不能互相加载。"))
+    elif tuple(nbt.shape) != () or nbt.dtype.is_floating_point or nbt.dtype == torch.bool or int(nbt.flatten()[0] if nbt.numel() else -1) != 0:
+        wrong = []   # 缓冲区在，只说哪一点与 nn.BatchNorm1d 的不同
+        if tuple(nbt.shape) != ():
+            wrong.append(f"形状是 {fmt_shape(nbt.shape)}，应是 ()（一个数）")
+        if nbt.dtype != torch.long:
+            wrong.append(f"dtype 是 {nbt.dtype}，应是 torch.long（与 nn.BatchNorm1d 相同，它是一个整数计数）")
+        if nbt.numel() and float(nbt.flatten()[0]) != 0:
+            wrong.append(f"初始值是 {fmt_num(nbt.flatten()[0])}，应是 0")
+        findings.append(("no_batches_tracked", f"缓冲区 `num_batches_tracked` 的{'；'.join(wrong)}："
+                                               f"请写成 torch.tensor(0, dtype=torch.long)。"))
     bad = [f"`{n}` 应全为 {v:g}" for n, v in (("running_mean", 0.0), ("running_var", 1.0))
            if not bool((getattr(m, n).detach() == v).all())]
     if bad and not any(c == "wrong_init" for c, _ in findings):

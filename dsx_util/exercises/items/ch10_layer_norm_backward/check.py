@@ -12,6 +12,8 @@ CODES = {
     "gamma_ignored": "没有用到 gamma：y = γ·x̂ + β，传到 x̂ 的梯度要先乘上 γ。",
     "unbiased_var": "你用了无偏方差（除以 H−1）：层归一化前向用的是有偏方差，反向也要一致。",
     "eps_ignored": "eps={eps} 时结果和 eps=1e-5 时一样：σ = √(σ² + ε) 里要用参数 eps，不要写死。",
+    "no_eps": "分母里少了 ε：你的结果与用 √σ²（没有 ε）代替 √(σ² + ε) 的一致；x̂ 和整体的 1/σ 里都要用 σ = √(σ² + ε)，"
+              "与前向相同。",
     "row_sum_not_zero": "你的梯度第 {row} 行的和是 {got}，应为 0：层归一化的输出不受整行平移影响，所以 dL/dx 沿最后一维"
                         "的和必为 0——经过均值 μ 的那一项不对或缺了。",
     "not_orthogonal_to_xhat": "你的梯度第 {row} 行与 x̂ 的内积是 {got}，应为 0：输出不受整行缩放影响，所以 Σ dL/dx·x̂ 必为 0"
@@ -31,7 +33,7 @@ def _ln_backward_parts(x, gamma, g, eps, unbiased=False, use_gamma=True):
 
 _LNB_FLAGS = {"mean_term": ["ok", "none", "sum", "sign"], "proj_term": ["ok", "none", "sum", "sign"],
               "use_gamma": [True, False], "unbiased": [False, True], "scale": ["inv", "none", "mul", "var"],
-              "eps_fixed": [False, True]}
+              "eps_fixed": [False, True, "none"]}
 
 
 _LNB_FLAG_CODES = {("mean_term", "none"): "missing_mean_term", ("mean_term", "sum"): "mean_term_sum",
@@ -39,7 +41,7 @@ _LNB_FLAG_CODES = {("mean_term", "none"): "missing_mean_term", ("mean_term", "su
                    ("proj_term", "sum"): "projection_term_sum", ("proj_term", "sign"): "projection_term_sign",
                    ("use_gamma", False): "gamma_ignored", ("unbiased", True): "unbiased_var",
                    ("scale", "none"): "wrong_scale", ("scale", "mul"): "wrong_scale", ("scale", "var"): "wrong_scale",
-                   ("eps_fixed", True): "eps_ignored"}
+                   ("eps_fixed", True): "eps_ignored", ("eps_fixed", "none"): "no_eps"}
 
 
 _DIRECT_ONLY = ("只算了直接路径 γ·grad_out/σ：还少了两项——经过均值 μ 的 mean(γ·grad_out)，"
@@ -48,7 +50,8 @@ _DIRECT_ONLY = ("只算了直接路径 γ·grad_out/σ：还少了两项——�
 
 def _lnb_formula(x, gamma, g, eps, mean_term="ok", proj_term="ok", use_gamma=True, unbiased=False, scale="inv",
                  eps_fixed=False):
-    sigma, xhat, gg, a, b = _ln_backward_parts(x, gamma, g, 1e-5 if eps_fixed else eps, unbiased, use_gamma)
+    eps = {False: eps, True: 1e-5, "none": 0.0}[eps_fixed]   # 用参数、写死 1e-5、没有 ε
+    sigma, xhat, gg, a, b = _ln_backward_parts(x, gamma, g, eps, unbiased, use_gamma)
     h = x.shape[-1]
     term = {"ok": 1.0, "none": 0.0, "sum": float(h), "sign": -1.0}
     core = gg - term[mean_term] * a - term[proj_term] * xhat * b
@@ -63,7 +66,7 @@ def _lnb_variants(value, x, gamma, g, eps):
         for chosen in itertools.combinations(keys, k):
             for values in itertools.product(*[_LNB_FLAGS[c][1:] for c in chosen]):
                 setting = dict(zip(chosen, values))
-                if setting.get("eps_fixed") and eps == 1e-5:
+                if setting.get("eps_fixed") is True and eps == 1e-5:
                     continue
                 if _close(value, _lnb_formula(x, gamma, g, eps, **setting), 1e-6, 1e-5):
                     codes = [_LNB_FLAG_CODES[(c, v)] for c, v in setting.items()]

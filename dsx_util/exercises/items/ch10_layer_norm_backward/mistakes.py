@@ -51,6 +51,7 @@ MISTAKES = [
     ('mean_term_sign', ['mean_term_sign'], _lnb_terms(lambda g: -_mean(g), _right_proj_term)),
     ('projection_term_sign', ['projection_term_sign'], _lnb_terms(_right_mean_term, lambda g, xh: -_right_proj_term(g, xh))),
     ('eps_ignored', ['eps_ignored'], _lnb_terms(_right_mean_term, _right_proj_term, fixed_eps=1e-5)),
+    ('no_eps', ['no_eps'], _lnb_terms(_right_mean_term, _right_proj_term, fixed_eps=0.0)),
     ('row_sum_not_zero', ['row_sum_not_zero'], _lnb_terms(lambda g: g[..., :1], _right_proj_term)),
     ('not_orthogonal_to_xhat', ['not_orthogonal_to_xhat'], _lnb_terms(_right_mean_term, lambda g, xh: xh * _mean(g))),
 ]

@@ -4,7 +4,10 @@ from ...simple_checks import (checker, _call, _judge_tensor, _max_diff, _msg, _r
 CODES = {
     "single_pass_variance": "均值约为 10⁴ 的行算错了（最大误差 {diff:.3g}）：用 E[x²] − (E[x])² 一次算方差时，两个很大的数相减会丢掉有效数字。",
     "unbiased_var": "你用了无偏方差（除以 H−1）：层归一化用有偏方差（除以 H）。",
-    "wrong_dtype": "输入是 float32，你返回的是 {dtype}：请保持 float32，不要靠换成更高精度来绕过问题。",
+    "wrong_dtype": "输入是 float32，你返回的是 {dtype}：请在 float32 里算，并返回 float32。",
+    "low_precision": "{label}结果不对（最大误差 {diff:.3g}）：你的计算中途换成了 {dtype}，题目要求在 float32 里算。"
+                     "{dtype} 的有效数字比 float32 少得多：10⁴ 附近相邻两个数相差 {spacing:g}（float32 约 0.001），"
+                     "均值约 10⁴ 的行一转换就丢了有效数字，之后怎么算方差都找不回来。",
     "no_centering": "没有减去均值：式 (4.3) 的分子是 x − μ。",
     "eps_ignored": "eps={eps} 时结果和 eps=1e-5 时一样：请用参数 eps，不要写死。",
     "eps_misplaced": "eps={eps} 时结果不对：ε 要加在方差上、再开平方（√(σ² + ε)），不要漏掉或加在根号外面。",
@@ -38,9 +41,42 @@ def check_stable_layer_norm(fn):
             failure = _judge_tensor(value, reference(x, eps=eps), wrong, CODES, label=label, atol=tol, rtol=tol,
                                     fields={"eps": eps},
                                     nan_code="single_pass_variance" if x is big else "nan_output")
-            if failure is not None and x is big and failure[0] in ("wrong_output", "single_pass_variance"):
+            low = (_low_precision_dtypes(fn, x, eps)   # 先看是不是中途换成了 float16 / bfloat16，再找别的原因
+                   if failure is not None and failure[0] in ("wrong_output", "single_pass_variance", "nan_output") else [])
+            if low:
+                diff = _max_diff(torch.nan_to_num(value.detach(), nan=1e30), reference(x, eps=eps))
+                failure = ("low_precision", _msg(CODES, "low_precision", label=label, diff=diff,
+                                                 dtype=low[0].replace("torch.", ""), spacing=_spacing_near_1e4(low[0])))
+            elif failure is not None and x is big and failure[0] in ("wrong_output", "single_pass_variance"):
                 diff = _max_diff(torch.nan_to_num(value.detach(), nan=1e30), reference(x, eps=eps))
                 failure = ("single_pass_variance", _msg(CODES, "single_pass_variance", diff=diff))
         if failure is not None:
             return finish(exercise, [failure])
     return finish(exercise, [])
+
+
+def _low_precision_dtypes(fn, x, eps):
+    """再调用一次学习者的函数，记下计算中途出现的低精度浮点类型（float16、bfloat16）的名字，按出现的先后。"""
+    torch = _torch()
+    from torch.overrides import TorchFunctionMode
+    seen = []
+
+    class Spy(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            for t in out if isinstance(out, (tuple, list)) else (out,):
+                if isinstance(t, torch.Tensor) and t.dtype in (torch.float16, torch.bfloat16) and str(t.dtype) not in seen:
+                    seen.append(str(t.dtype))
+            return out
+
+    def spied(*args, **kwargs):
+        with Spy():
+            return fn(*args, **kwargs)
+    _call(spied, x.clone(), eps=eps)
+    return seen
+
+
+def _spacing_near_1e4(dtype_name):
+    """这种类型在 [8192, 16384) 里相邻两个数的间隔：float16 是 8，bfloat16 是 64。"""
+    torch = _torch()
+    return float(torch.finfo(getattr(torch, dtype_name.replace("torch.", ""))).eps) * 2 ** 13

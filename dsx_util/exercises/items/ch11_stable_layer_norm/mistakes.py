@@ -20,9 +20,20 @@ def _single_pass(x, eps=1e-5):
     return (x - mean) / torch.sqrt(var + eps)
 
 
+def _two_pass_in(dtype):
+    """两遍法本身没错，却先把输入换成低精度类型，最后再转回 float32（返回类型对了，有效数字已经丢了）。"""
+    def stable_normalize(x, eps=1e-5):
+        y = x.to(dtype)
+        d = y - _mean(y)
+        return (d / torch.sqrt(_mean(d * d) + eps)).float()
+    return stable_normalize
+
+
 MISTAKES = [
     ('single_pass_variance', ['single_pass_variance'], _single_pass),
     ('unbiased_var', ['unbiased_var'], lambda x, eps=1e-5: (x - _mean(x)) / torch.sqrt(_own_var(x, unbiased=True) + eps)),
+    ('low_precision（float16 里两遍法）', ['low_precision'], _two_pass_in(torch.float16)),
+    ('low_precision（bfloat16 里两遍法）', ['low_precision'], _two_pass_in(torch.bfloat16)),
     ('wrong_dtype', ['wrong_dtype'], lambda x, eps=1e-5: (lambda y: (y - _mean(y)) / torch.sqrt(_own_var(y) + eps))(x.to(torch.float16))),
     ('no_centering', ['no_centering'], lambda x, eps=1e-5: x / torch.sqrt(_own_var(x) + eps)),
     ('eps_ignored', ['eps_ignored'], lambda x, eps=1e-5: (x - _mean(x)) / torch.sqrt(_own_var(x) + 1e-5)),

@@ -1,4 +1,5 @@
 """这道练习的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法与写明的要求在 mistakes.py）。"""
+from ...core import fmt_pair
 from ...simple_checks import checker, _call, _judge_tensor, _msg, _randn, _torch, finish
 
 CODES = {
@@ -7,7 +8,7 @@ CODES = {
     "wrong_dtype": "{label}返回的类型是 {got}，应与输入相同（{want}）：在 float32 里算完以后，用 .to(x.dtype) 转回去。",
     "computed_in_low_precision": "{label}结果里有 {bad} 个值是 0、inf 或 nan：输入里有平方会超过 float16 上限（65504）的值，"
                                  "均方溢出成了 inf。先用 x.float() 转成 float32，再求平方和。",
-    "low_precision_error": "{label}与正确结果最大相差 {diff:.3e}，超出了只在最后一步舍入到输入类型时的误差（{budget:.3e}）："
+    "low_precision_error": "{label}与正确结果最大相差 {diff}，超出了只在最后一步舍入到输入类型时的误差上限 {budget}："
                            "每一步都要在 float32 里算，只在最后转回输入的类型。",
     "subtracted_mean": "{label}你先减去了均值：均方根归一化不减均值，直接对 x² 求平均。",
     "eps_outside_sqrt": "{label}ε 加在了根号外面：应为 √(mean(x²) + ε)。",
@@ -87,8 +88,9 @@ def check_zero_centered_rms_norm(fn):
             if failure is not None and failure[0] == "wrong_output" and low:
                 diff = float((value.detach().double() - want).abs().max())
                 if diff < 20 * budget:
-                    failure = ("low_precision_error", _msg(CODES, "low_precision_error", label=label, diff=diff,
-                                                           budget=budget))
+                    shown_budget, shown_diff = fmt_pair(budget, diff)   # 写到看得出两者不同为止
+                    failure = ("low_precision_error", _msg(CODES, "low_precision_error", label=label, diff=shown_diff,
+                                                           budget=shown_budget))
         changed = [name for name, before, after in (("x", x, given), ("gamma", gamma, given_gamma))
                    if not torch.equal(before, after)]
         findings = ([failure] if failure else []) + (
