@@ -436,7 +436,8 @@ def _close_name(name, pool):
 
 def _name_hint(exc, source, line_text):
     """KeyError、NameError、AttributeError、除以 0：一句中文，说出缺的是哪个名字（并从学习者自己的代码里找一个相近的）。"""
-    words = set(re.findall(r"[A-Za-z_]\w*", source))
+    import keyword
+    words = set(re.findall(r"[A-Za-z_]\w*", source)) - set(keyword.kwlist)
     if isinstance(exc, KeyError) and len(exc.args) == 1:
         key = exc.args[0]
         near = _close_name(key, set(re.findall(r"""['"]([^'"\n]{1,40})['"]""", source))) if isinstance(key, str) else None
@@ -449,7 +450,7 @@ def _name_hint(exc, source, line_text):
     if isinstance(exc, AttributeError) and getattr(exc, "name", None):
         obj = getattr(exc, "obj", None)
         owner = getattr(obj, "__name__", None) if type(obj).__name__ == "module" else None
-        near = _close_name(exc.name, words) or _close_name(exc.name, [a for a in dir(obj) if not a.startswith("_")])
+        near = _close_name(exc.name, [a for a in dir(obj) if not a.startswith("_")])   # 只建议它真有的属性
         where = f"模块 {owner} 里" if owner else f"{type(obj).__name__} 类型的值"
         return (f"{where}没有 {exc.name}" + (f"：是不是要写 {near}？" if near else "：检查拼写"))
     if isinstance(exc, ZeroDivisionError):
