@@ -85,7 +85,9 @@ if done is None:
     print("".join(e + "\\n" for e in errors) + f"没有找到本书的工具包 dsx_util {VERSION}，后面的单元格要用它。安装方法"
           f"（Windows、macOS、Linux 相同）：\\n1. 下载 {WHEEL_URL}（网页版首页有链接，笔记本压缩包 dsx-notebooks.zip 里也有）；\\n"
           f"2. 把它放在本笔记本旁边再运行这一格（它会替你安装），或在终端里（激活同一个虚拟环境）运行\\n"
-          f"   pip install ./{WHEEL} -i __MIRROR__\\n   然后重新运行这一格。")
+          f"   pip install ./{WHEEL} -i __MIRROR__\\n   然后重新运行这一格。"
+          + ("\\n出现 Retrying … NewConnectionError 或 No matching distribution found 时，多半是镜像连不上："
+             "把 -i 后的地址换成 __SECOND_MIRROR__ 再试，或检查网络与代理。" if errors else ""))
 else:
     # 逐个报告依赖：导入要用的都装好了才说「就绪」；中文字体只影响图里的字，单独说
     needs = [re.split(r"[ ;<>=!~\\[(]", r)[0] for r in metadata.requires("dsx_util") or [] if "extra ==" not in r]

@@ -382,6 +382,7 @@ def test_setup_cell_outside_colab_never_silent(tmp_path):
     (tmp_path / "c" / wheel).write_bytes(b"")
     done, tried = run_setup_cell(tmp_path / "c", works="", colab=False)
     assert tried == [wheel, wheel + " --no-deps"] and "本笔记本旁边的 wheel没装上（pip：ERROR:" in done.stdout, done.stdout
+    assert "https://mirrors.aliyun.com/pypi/simple/" in done.stdout   # 说出第二个镜像
 
 
 # ---------------------------------------------------------------- wheel 与 sdist
