@@ -395,9 +395,9 @@ class NormGeometryExplorer(_Explorer):
         if name not in presets:
             raise ValueError(f"没有名为 {name!r} 的预设；可用：{'、'.join(repr(k) for k in presets)}。")
         conf = presets[name]
-        if "offset" in conf:   # near：x = 偏差/α，于是 x′ = αx + c·1 = c·1 + 偏差；α 不变，c 只在画面外时移进来
+        if "offset" in conf:   # near：x = 偏差，于是 x′ = αx + c·1 = c·1 + α·偏差；α 不变，c 只在画面外时移进来
             limit = conf["max_shift"]
-            return self.set(x=[d / self.alpha for d in conf["offset"]], shift=max(-limit, min(limit, self.shift)),
+            return self.set(x=list(conf["offset"]), shift=max(-limit, min(limit, self.shift)),
                             eps=10.0 ** conf["log_eps"])
         return self.set(x=conf["x"], alpha=conf["alpha"], shift=conf["shift"], eps=10.0 ** conf["log_eps"])
 

@@ -165,10 +165,10 @@
     }
     function preset(name) {
       var p = spec.presets[name];
-      if (p.offset) {  // near：x = 偏差/α，x′ = αx + c·1 = c·1 + 偏差；α 不变，c 只在画面外时移进来（与 Python 的 preset 相同）
-        var a = val("alpha"), c = Math.max(-p.max_shift, Math.min(p.max_shift, val("shift")));
+      if (p.offset) {  // near：x = 偏差，x′ = αx + c·1 = c·1 + α·偏差；α 不变，c 只在画面外时移进来（与 Python 的 preset 相同）
+        var c = Math.max(-p.max_shift, Math.min(p.max_shift, val("shift")));
         setValue("shift", c);
-        setValue("x1", p.offset[0] / a); setValue("x2", p.offset[1] / a); setValue("x3", p.offset[2] / a);
+        setValue("x1", p.offset[0]); setValue("x2", p.offset[1]); setValue("x3", p.offset[2]);
       } else {
         setValue("x1", p.x[0]); setValue("x2", p.x[1]); setValue("x3", p.x[2]);
         setValue("alpha", p.alpha); setValue("shift", p.shift);
