@@ -14,6 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPI_MIRROR = "https://pypi.tuna.tsinghua.edu.cn/simple"             # 清华大学的 PyPI 镜像
+PYPI_MIRROR_2 = "https://mirrors.aliyun.com/pypi/simple/"            # 第一个镜像连不上时的第二个（阿里云）
 TORCH_CPU_MIRROR = "https://mirrors.aliyun.com/pytorch-wheels/cpu/"   # 阿里云镜像的 PyTorch CPU 版 wheel（-f 用的文件列表）
 
 
@@ -72,3 +73,17 @@ def torch_note():
             "核对：`python -c \"import torch; print(torch.__version__)\"` 在 Linux 上应以 `+cpu` 结尾。"
             "不是时（阿里云镜像还没有最新版本，pip 改从 PyPI 镜像取了 CUDA 版），在上面 `-f` 后的列表里找一个有你的 Python 版本的 "
             "torch，把那一行的 `torch` 写成 `\"torch==<版本>+cpu\"`（本书需要 torch 2.4 或更新）。")
+
+
+def trouble_note():
+    """命令块下面「装不上时」的三段话：镜像连不上怎么办（第二个镜像），Windows 怎样运行（块里的 source 与 # 行是给
+    macOS、Linux 终端的），Debian、Ubuntu 上没有 python 或 venv 时怎么办。"""
+    return ("**装不上时**：出现 `Retrying … NewConnectionError` 或 `No matching distribution found … (from versions: none)`，"
+            f"多半是镜像连不上。换第二个镜像 `pip config set global.index-url {PYPI_MIRROR_2}`（阿里云），"
+            "再运行失败的那一行；仍不行就检查网络和代理。某一行失败时先解决它，不要接着往下运行（否则最后会是 "
+            "`jupyter: command not found`）。",
+            "**Windows**：上面的块是给 macOS、Linux 终端的：`source` 在 Windows 上不能用，以 `#` 开头的注释行在命令提示符里会报错。请逐行运行、"
+            "跳过 `#` 行，第 2 行换成 `.venv\\Scripts\\activate`（命令提示符）或 `.venv\\Scripts\\Activate.ps1`（PowerShell；"
+            "提示禁止运行脚本时，先运行 `Set-ExecutionPolicy -Scope CurrentUser RemoteSigned`）。激活后提示符前面会出现 `(.venv)`。",
+            "**Debian、Ubuntu**：没有 `python` 命令时把第 1 行写成 `python3 -m venv .venv`；提示 `ensurepip is not available` 时，"
+            "先运行 `sudo apt install python3-venv`。")

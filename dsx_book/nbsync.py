@@ -58,12 +58,19 @@ if done is None and sys.version_info < (__PYMIN__):   # pip 会拒绝安装（re
     SOURCES = []
     errors.append(f"这个内核的 Python 是 {sys.version.split()[0]}，本书的工具包需要 Python __PYMIN_TEXT__ 或更新版本，"
                   "pip 不会安装它。请装一个更新的 Python，用它建虚拟环境（见网页版首页或本地运行说明），在 Jupyter 里选它的内核。")
+# 没有 torch 时只装 dsx_util 本身（--no-deps）：让 pip 从索引解析 torch，Linux 上会装带 CUDA 的版本（几个 GB），
+# 缺的依赖在下面逐个说出，torch 走只带 CPU 的路线
+no_torch = version("torch") is None
+dep_error = None   # 依赖没装上时 pip 的最后一行报错
+if SOURCES and not done:
+    print(f"正在安装 dsx_util {VERSION}（pip 不显示进度，可能要一两分钟）……", flush=True)
 for label, source in [] if done else SOURCES:
     pip = [sys.executable, "-m", "pip", "install", "-q", "-c", KEEP, source]
-    # 依赖从软件包索引装不上（例如断网）时只装 dsx_util 本身，再说出还缺哪些
-    runs = [subprocess.run(cmd, capture_output=True, text=True) for cmd in (pip,)]
-    if runs[0].returncode:
+    runs = [subprocess.run(pip + (["--no-deps"] if no_torch else []), capture_output=True, text=True)]
+    if runs[0].returncode and not no_torch:   # 依赖从软件包索引装不上（例如断网）时只装 dsx_util 本身，再说出还缺哪些
         runs.append(subprocess.run(pip + ["--no-deps"], capture_output=True, text=True))
+        if not runs[-1].returncode:
+            dep_error = ([x.strip() for x in (runs[0].stderr or "").splitlines() if x.strip()] or [None])[-1]
     if runs[-1].returncode:
         failed.append(label)
         lines = [x for x in (runs[-1].stderr or "").splitlines() if x.strip()]
@@ -78,7 +85,9 @@ if done is None:
     print("".join(e + "\\n" for e in errors) + f"没有找到本书的工具包 dsx_util {VERSION}，后面的单元格要用它。安装方法"
           f"（Windows、macOS、Linux 相同）：\\n1. 下载 {WHEEL_URL}（网页版首页有链接，笔记本压缩包 dsx-notebooks.zip 里也有）；\\n"
           f"2. 把它放在本笔记本旁边再运行这一格（它会替你安装），或在终端里（激活同一个虚拟环境）运行\\n"
-          f"   pip install ./{WHEEL} -i __MIRROR__\\n   然后重新运行这一格。")
+          f"   pip install ./{WHEEL} -i __MIRROR__\\n   然后重新运行这一格。"
+          + ("\\n出现 Retrying … NewConnectionError 或 No matching distribution found 时，多半是镜像连不上："
+             "把 -i 后的地址换成 __SECOND_MIRROR__ 再试，或检查网络与代理。" if errors else ""))
 else:
     # 逐个报告依赖：导入要用的都装好了才说「就绪」；中文字体只影响图里的字，单独说
     needs = [re.split(r"[ ;<>=!~\\[(]", r)[0] for r in metadata.requires("dsx_util") or [] if "extra ==" not in r]
@@ -89,8 +98,13 @@ else:
     stale = [n for n, v in loaded.items() if version(n) != v]   # 这次会话里已经导入、现在版本变了
     torch_cpu = " -f __TORCH_CPU__" if "torch" in missing else ""
     if missing:
+        why = (f"\\n依赖没装上，pip 的报错：{dep_error[:200]}" if dep_error else "") + (
+            "\\n没有 torch：本格不替你装它（从软件包索引装，Linux 上会得到带 CUDA 的版本，几个 GB），请按下面的命令装只带 CPU 的版本。"
+            if "torch" in missing else "")
         print(f"还没有就绪：dsx_util {VERSION} {done}，但缺少 {'、'.join(missing)}，后面的单元格导入它们时会失败。"
-              f"依赖：{deps}。\\n请在终端里（激活同一个虚拟环境）运行：pip install {' '.join(missing)} -i __MIRROR__{torch_cpu}"
+              f"依赖：{deps}。{why}\\n请在终端里（激活同一个虚拟环境）运行：pip install {' '.join(missing)} -i __MIRROR__{torch_cpu}"
+              "\\n出现 Retrying … NewConnectionError 或 No matching distribution found 时，多半是镜像连不上："
+              "把 -i 后的地址换成 __SECOND_MIRROR__ 再试，或检查网络与代理。"
               "\\n装好后重新运行这一格（不必重启内核）。")
     elif done == "已经安装" and have.get(font):
         print(f"dsx_util {VERSION} 已经安装，直接使用。")
@@ -163,7 +177,7 @@ def setup_cell_source():
     values = {"__VERSION__": package_version(), "__WHEEL__": wheel_name(), "__PIN__": index_spec(),
               "__WHEEL_URL__": wheel_url(), "__GIT__": install_spec(), "__PYMIN_TEXT__": low,
               "__PYMIN__": low.replace(".", ", "), "__MIRROR__": install.PYPI_MIRROR,
-              "__TORCH_CPU__": install.TORCH_CPU_MIRROR}
+              "__TORCH_CPU__": install.TORCH_CPU_MIRROR, "__SECOND_MIRROR__": install.PYPI_MIRROR_2}
     source = SETUP_TEMPLATE
     for key, value in values.items():
         source = source.replace(key, value)

@@ -217,11 +217,11 @@ def local_run_notes(app, docnames):
 正文里的数字就是构建网页时代码算出的值；在自己的电脑上从头运行每一章，得到的应当是同样的结果。
 网页版：{url}
 
-## 1. 安装（Windows、macOS、Linux 相同；不需要 make，也不需要访问 GitHub）
+## 1. 安装（Windows、macOS、Linux 都能用；不需要 make，也不需要访问 GitHub）
 
 {install.python_sentence()}。在本文件所在的文件夹里打开终端（Windows 用「命令提示符」或 PowerShell），
 运行下面的命令：建一个虚拟环境并激活它，装只带 CPU 的 PyTorch，再从本文件夹里的 wheel 安装 dsx_util 和 JupyterLab。
-国内镜像已经写在命令里（`pip config` 那一行与 `-f` 后面的地址），整块复制即可；不需要访问 download.pytorch.org、PyPI 或 GitHub。
+国内镜像已经写在命令里（`pip config` 那一行与 `-f` 后面的地址），在 macOS、Linux 上整块复制即可（Windows 见命令下面的说明）；不需要访问 download.pytorch.org、PyPI 或 GitHub。
 
 ```bash
 {install.install_block(wheel)}
@@ -230,6 +230,12 @@ def local_run_notes(app, docnames):
 {install.torch_note()[0]}
 
 {install.torch_note()[1]}
+
+{install.trouble_note()[0]}
+
+{install.trouble_note()[1]}
+
+{install.trouble_note()[2]}
 
 其他安装来源：dsx_util 发布到 PyPI 之后（镜像同步之后也一样），可以直接 `pip install dsx_util=={version} jupyterlab`；
 能访问 GitHub 时，也可以从仓库的版本标签安装：`pip install "{nbsync.install_spec()}"`。

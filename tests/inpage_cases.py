@@ -38,10 +38,26 @@ FIRST_ERRORS = {
                           "            out.append(max(0.0, v))\n    return out\n"],
     "missing_indent": ["def relu_list(values):\nreturn [max(0.0, v) for v in values]\n"],
     "uneven_indent": ["def relu_list(values):\n    out = []\n  return out\n"],
+    # Tab 与空格混用（评审 r34 在 ch07 上敲的那种：前一行 4 个空格，这一行一个 Tab）
+    "mixed_tabs": ["def relu_list(values):\n    out = []\n    for v in values:\n\tout.append(max(0.0, v))\n"
+                   "        out.append(v)\n    return out\n",
+                   "def relu_list(values):\n    out = []\n\treturn out\n"],
     # 导入题目不许用的模块：代码与笔记本里相同（forbidden_call），说明是 core.MESSAGES["forbidden_import"]
     "forbidden_call": ["import torch\n\n\ndef relu_list(values):\n    return [max(0.0, v) for v in values]\n",
                          "import numpy as np\n\n\ndef relu_list(values):\n    return list(np.maximum(values, 0.0))\n"],
 }
+# 运行时报错里缺了某个名字：中文先说出缺的名字，学习者自己的代码里有相近的名字时说出它（CPython 与浏览器里相同）
+# (代码, 说明里应有的词)
+NAME_ERRORS = [
+    ("import math\n\n\ndef relu_list(values):\n    return [mth.fabs(v) * 0 + max(0.0, v) for v in values]\n",
+     ["没有叫 mth 的名字", "是不是把 math 拼错了", "NameError"]),
+    ("import math\n\n\ndef relu_list(values):\n    return [max(0.0, v) + math.flor(0.5) for v in values]\n",
+     ["模块 math 里没有 flor", "是不是要写 floor", "AttributeError"]),
+    ("def relu_list(values):\n    d = {'value': 1}\n    return [max(0.0, v) * d['valeu'] for v in values]\n",
+     ["字典里没有键 'valeu'", "'value'", "KeyError"]),
+    ("def relu_list(values):\n    return [max(0.0, v) / (len(values) - len(values)) for v in values]\n",
+     ["除以了 0", "len(v) − 1", "ZeroDivisionError"]),
+]
 # 全角字符在字符串或注释里是合法的：不能当成错误
 FULLWIDTH_ALLOWED = "def relu_list(values):\n    # 注释里可以有全角标点：，（）\n    s = '你好，世界（测试）'\n" \
                     "    return [max(0.0, v) for v in values]\n"

@@ -435,7 +435,7 @@ def test_geometry_explorer_in_book_page(open_page):
     # ε：x 接近 c·1 时，ε 越大 LN 的输出越短（缩向原点），画出来的点也离原点越来越近
     root.locator('[data-role="near"]').click()
     near = slider_values(root)
-    assert max(abs(v - 1.5) for v in near) < 0.1, near          # x 接近 c·1，c 是滑块上的 1.5
+    assert max(abs(2.5 * v + 1.5 - 1.5) for v in near) <= 0.13, near   # x′ = αx + c·1 接近 c·1，c 是滑块上的 1.5
     cx, cy = 125.0, 122.0
     lengths, radii = [], []
     for log_eps in ("-6", "-3", "-2", "-1", "0"):
@@ -690,20 +690,28 @@ def test_geometry_labels_never_overlap_while_sliders_move(browser, site_url, wid
 
 
 def test_near_button_does_what_it_says_for_every_c_in_the_page(browser, site_url):
-    """「让 x 接近 c·1」：c 取滑块上的值，按下后 x₁、x₂、x₃ 都离 c 不到 0.1；α、c 不变。"""
+    """「让 x′ 接近 c·1」：按下后 x′ = αx + c·1 的每个分量离 c 不超过 0.05·α，x′ 在画面里（没有「x′ 在画面外」）；
+    α 不变，c 只在 c·1 出了画面时移到 ±max_shift（与 Python 的 preset 相同）。"""
+    from dsx_util.widgets.spec import NORM_GEOMETRY_SPEC
+    m = NORM_GEOMETRY_SPEC["presets"]["near"]["max_shift"]
     context, page = _phone_page(browser, width=1280)
     try:
         page.goto(site_url + GEO_PAGE)
         root = page.locator('[data-explorer="norm_geometry"]').first
         root.locator('[data-role="alpha"]').fill("1.5")
-        for c in ("-3", "-1.5", "-0.5", "0", "0.5", "1", "2.25", "3"):
+        for c in ("-3", "-2.5", "-1.5", "-0.5", "0", "0.5", "1", "2.25", "3"):
             root.locator('[data-role="shift"]').fill(c)
             root.locator('[data-role="near"]').click()
             x = slider_values(root)
-            assert max(abs(v - float(c)) for v in x) < 0.1, (c, x)
-            assert float(root.locator('[data-role="shift"]').input_value()) == float(c)
+            shift = float(root.locator('[data-role="shift"]').input_value())
+            assert shift == pytest.approx(max(-m, min(m, float(c)))), (c, shift)
             assert float(root.locator('[data-role="alpha"]').input_value()) == 1.5
+            xp = [1.5 * v + shift for v in x]
+            assert max(abs(v - shift) for v in xp) <= 0.05 * 1.5 + 1e-9, (c, xp)
             assert float(geo_shown(root, "vlen")) < 0.2
+            assert not root.locator('[data-role="ln-outside"]').is_visible(), c
+            px, py = drawn(root, "ln-x")
+            assert 0 <= px <= 250 and 0 <= py <= 236, (c, px, py)
     finally:
         context.close()
 

@@ -78,8 +78,9 @@ def test_exception_is_shown_with_its_line_and_a_chinese_lead_in():
     r = check_layer_norm(Broken, show=False)
     (msg,) = r.messages
     assert r.codes == ["raised"]
-    assert re.search(r"你的代码.*第 \d+ 行（`return scaled / self.missing_attribute`）出错，Python 的报错是 "
+    assert re.search(r"你的代码.*第 \d+ 行（`return scaled / self.missing_attribute`）出错[，：].*Python 的报错是 "
                      r"AttributeError：", msg), msg
+    assert "没有 missing_attribute" in msg   # 中文先说出缺的是哪个属性
 
 
 def test_not_done_is_neutral_grey_not_a_red_failure():

@@ -105,6 +105,35 @@ def test_any_two_group_colours_are_clearly_different(dark):
     assert low[0] >= 4.5, f"组色 {low[1]} 上的文字对比度只有 {low[0]:.2f}"
 
 
+def background(dark):
+    """探索器的底色（explorers.css 的 --dsx-bg，亮色、暗色各一个）：格子画在它上面。"""
+    block = re.findall(r"--dsx-bg: (#[0-9a-f]{6})", BASE_CSS)
+    return hexrgb(block[1] if dark else block[0])
+
+
+MIN_BG_CONTRAST = 1.4   # 组色与底色的亮度对比：暗色下 ΔE₀₀ 低估了深色之间的差别（原来的暗色 g4、g5 只有 1.22、1.05）
+
+
+def stands_out(colour, bg):
+    return de2000(lab(colour), lab(bg)) >= MIN_DE and contrast(colour, bg) >= MIN_BG_CONTRAST
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_each_group_colour_stands_out_from_the_background(dark):
+    """「同一颜色 = 共用一组统计量」：每种组色都要一眼看出上了色，不能与探索器的底色相近。"""
+    bg = background(dark)
+    bad = [(i, round(de2000(lab(c), lab(bg)), 1), round(contrast(c, bg), 2))
+           for i, c in palette(dark).items() if not stands_out(c, bg)]
+    assert bad == [], f"{'暗' if dark else '亮'}色下这些组色（组号、ΔE₀₀、亮度对比）与底色太近：{bad}"
+
+
+def test_the_background_threshold_rejects_the_old_dark_colours():
+    """对照：评审在手机暗色下看不出颜色的两种（原来的 g4、g5）过不了这个门槛。"""
+    bg = background(True)
+    for old in ((130, 35, 14), (330, 50, 14)):
+        assert not stands_out(hsl(*old), bg)
+
+
 def test_the_threshold_rejects_the_old_palette():
     """对照：原来的 12 种浅色（三种绿、两种淡紫、两种粉）过不了这个门槛。"""
     old = [(210, 75, 85), (30, 85, 82), (120, 45, 80), (300, 50, 87), (55, 85, 78), (180, 50, 80), (0, 75, 87),

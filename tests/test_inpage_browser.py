@@ -13,7 +13,7 @@ import pytest
 
 from dsx_util.exercises.catalog import EXERCISES
 from dsx_util.exercises.pure_checks import run_source
-from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, MISTAKES, NOVEL
+from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, MISTAKES, NAME_ERRORS, NOVEL
 
 IN_PAGE = [ex for ex in EXERCISES if ex.in_page]
 LIMIT_S = 5.0
@@ -122,6 +122,10 @@ def test_first_errors_read_the_same_in_the_page(offline_page, site_url):
         for source in sources:
             _set_code(page, n, source)
             assert _same_as_cpython(page, n, ex, source)["codes"] == [code], source
+    for source, words in NAME_ERRORS:   # 缺名字的报错：中文说明与相近的名字在 Pyodide 里也一样（说明逐字相同）
+        _set_code(page, n, source)
+        expected = _same_as_cpython(page, n, ex, source)
+        assert expected["codes"] == ["raised"] and all(w in expected["messages"][0] for w in words), expected
     _set_code(page, n, FULLWIDTH_ALLOWED)
     assert _run(page, n).startswith("✓")
     assert page.context.external == [] and page.context.errors == []

@@ -11,7 +11,8 @@ import pytest
 from dsx_util import exercises
 from dsx_util.exercises import pure_checks
 from dsx_util.exercises.catalog import EXERCISES, get_exercise
-from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, GENERIC, MISTAKES, NOVEL
+from dsx_util.exercises.core import MESSAGES
+from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, GENERIC, MISTAKES, NAME_ERRORS, NOVEL
 
 IN_PAGE = [ex for ex in EXERCISES if ex.in_page]
 CASES = [(ex_id, code, src) for ex_id, cases in MISTAKES.items() for code, src in cases.items()]
@@ -170,6 +171,50 @@ def test_first_errors_get_their_own_message(code, source):
         assert "只用纯 Python" in text and "第 1 行" in text and "导入了" in text
     if code.endswith("indent"):
         assert "缩进" in text and "第 " in text
+    if code == "mixed_tabs":
+        assert "Tab" in text and "空格" in text and "第 " in text and "inconsistent" not in text
+
+
+@pytest.mark.parametrize("source,words", NAME_ERRORS, ids=[w[-1] for _, w in NAME_ERRORS])
+def test_missing_names_are_named_in_chinese_with_a_close_name(source, words):
+    """KeyError、NameError、AttributeError、除以 0：Python 的英文报错前有一句中文，说出缺的名字；学习者自己的代码
+    （或那个模块）里有相近的名字时说出它。"""
+    ex = get_exercise("ch02-relu")
+    result = pure_checks.run_source(source, ex.checker, ex.entry)
+    assert result["codes"] == ["raised"], result
+    text = result["messages"][0]
+    assert all(w in text for w in words), text
+    assert text.index(words[0]) < text.index("Python 的报错是"), text   # 中文在前，Python 的原话在后
+
+
+def test_no_close_name_is_invented():
+    """代码里没有相近的名字时不编一个：只说出缺的名字和该查什么。"""
+    ex = get_exercise("ch02-relu")
+    text = pure_checks.run_source("def relu_list(values):\n    return [max(0.0, v) for v in valuez_list]\n",
+                                  ex.checker, ex.entry)["messages"][0]
+    assert "没有叫 valuez_list 的名字" in text and "是不是" not in text, text
+
+
+def test_the_page_python_is_derived_from_the_standard_library():
+    """「网页里也没有 X」只对网页（只带标准库的 Pyodide）里真的没有的模块说：statistics 在，torch、numpy 不在。"""
+    assert pure_checks.in_page_python("statistics") and pure_checks.in_page_python("math")
+    assert not pure_checks.in_page_python("torch") and not pure_checks.in_page_python("numpy")
+    ex = get_exercise("ch11-stable-var-list")
+    text = pure_checks.run_source("import statistics\n" + ex.solution, ex.checker, ex.entry)["messages"][0]
+    assert "第 1 行导入了 statistics" in text and "网页里也没有" not in text, text
+
+
+def test_one_wording_for_imports_in_every_pure_exercise():
+    """每道网页练习里 import torch（不论题目有没有写明不许用）：同一种代码和说法，说出第几行、删掉它、网页里没有它。"""
+    template = MESSAGES["forbidden_import"]
+    head, tail = template.split("{rule}")[0], template.split("{line}")[1].split("{name}")[0]
+    for ex in IN_PAGE:
+        for name in ("torch", "numpy"):
+            result = pure_checks.run_source(f"import {name}\n" + ex.solution, ex.checker, ex.entry)
+            assert result["codes"] == ["forbidden_call"], (ex.id, result)
+            text = result["messages"][0]
+            assert text.startswith(head) and tail in text and f"第 1 行导入了 {name}" in text, (ex.id, text)
+            assert f"（网页里也没有 {name}）" in text and "ModuleNotFoundError" not in text, (ex.id, text)
 
 
 def test_fullwidth_inside_strings_and_comments_is_fine():

@@ -37,7 +37,22 @@ def test_each_place_shows_the_one_install_block(place):
     assert install.python_sentence() in text
     if place != "README.md":
         assert all(part in text for part in install.torch_note())
+    assert all(part in text for part in install.trouble_note()), f"{place} 缺「装不上时」的说明（install.trouble_note）"
     assert "-i 镜像地址" not in text and "download.pytorch.org/whl" not in text
+
+
+def test_trouble_note_says_what_to_do_when_the_block_fails():
+    """镜像连不上：说出 pip 的两种报错、第二个镜像（与第一个不同，也在国内）；Windows：逐行运行与两种激活命令；
+    Debian、Ubuntu：python3 与 python3-venv。「整块复制」只对 macOS、Linux 说。"""
+    note = "".join(install.trouble_note())
+    assert "NewConnectionError" in note and "No matching distribution found" in note
+    assert f"pip config set global.index-url {install.PYPI_MIRROR_2}" in note and install.PYPI_MIRROR_2 != install.PYPI_MIRROR
+    assert re.match(r"https://[a-z.]+\.(edu\.cn|aliyun\.com)/", install.PYPI_MIRROR_2)
+    assert "逐行运行" in note and ".venv\\Scripts\\activate" in note and "Activate.ps1" in note
+    assert "python3 -m venv .venv" in note and "python3-venv" in note
+    for place, text in PLACES.items():
+        for sentence in re.findall(r"[^。\n]*整块复制[^。\n]*", text()):
+            assert "macOS、Linux" in sentence, (place, sentence)
 
 
 @pytest.mark.parametrize("place", sorted(PLACES))

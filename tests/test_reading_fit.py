@@ -3,7 +3,8 @@
 - 表格里的数和元组（如 (2, 3, 4)）不在中间折行，表头不拆成一字一行；
 - 表格比栏宽时在自己的框里横向滚动，框上方有一行看得见的提示；放得下时不显示提示；
 - 输出（print 的结果）里的数不在中间折行（如「0.00」不拆成「0.0」和「0」）；
-- 行间公式里最小的字（上下标）不小于 MIN_GLYPH_PX（dsx.js 把太宽的公式缩小时也一样）。
+- 行间公式里最小的字（上下标）不小于 MIN_GLYPH_PX（dsx.js 把太宽的公式缩小时也一样）；
+- 窄屏上式号单独占一行时，紧挨着公式的下方（离公式不超过 MAX_EQNO_GAP_PX），不像属于下一段。
 """
 import pytest
 
@@ -11,6 +12,7 @@ from conftest import ROOT, chapter_paths
 from test_browser import all_pages
 
 MIN_GLYPH_PX = 9.0
+MAX_EQNO_GAP_PX = 12.0
 PDF_TEXT_WIDTH = 650   # dsx_book/build_pdf.py 的 TEXT_WIDTH_PX
 PRINT_CSS = (ROOT / "dsx_book" / "pdf" / "print.css").read_text(encoding="utf-8")
 
@@ -30,7 +32,7 @@ FIT_JS = r"""() => {
     return tops.filter((v, i) => i === 0 || v - tops[i - 1] > 4).length;
   };
   const visible = el => el.getClientRects().length > 0;
-  const out = {tables: 0, cells: [], heads: [], hints: [], numbers: [], formulas: [], smallest: Infinity};
+  const out = {tables: 0, cells: [], heads: [], hints: [], numbers: [], formulas: [], smallest: Infinity, eqno: []};
   for (const t of document.querySelectorAll('article table')) {
     if (!visible(t)) continue;
     out.tables++;
@@ -62,6 +64,11 @@ FIT_JS = r"""() => {
     const least = Math.min(...sizes);
     out.smallest = Math.min(out.smallest, least);
     out.formulas.push([box.id, least]);
+    const no = box.querySelector('span.eqno'), f = box.querySelector('mjx-container, .katex-display, svg');
+    if (no && f && visible(no)) {
+      const a = f.getBoundingClientRect(), b = no.getBoundingClientRect();
+      if (b.top >= a.bottom - 1) out.eqno.push([box.id, b.top - a.bottom]);   // 式号在公式下方（窄屏）
+    }
   }
   return out;
 }"""
@@ -80,6 +87,9 @@ def _problems(found, path, where):
     small = [(i, round(s, 1)) for i, s in found["formulas"] if s < MIN_GLYPH_PX]
     if small:
         problems.append(f"{path}（{where}）公式里最小的字小于 {MIN_GLYPH_PX} px：{small[:5]}")
+    far = [(i, round(g)) for i, g in found["eqno"] if g > MAX_EQNO_GAP_PX]
+    if far:
+        problems.append(f"{path}（{where}）式号离公式太远（px）：{far[:5]}")
     return problems
 
 
@@ -107,7 +117,12 @@ def test_the_phone_check_measures_something(browser, site_url):
     assert broken["cells"] and any("(2, 3, 4)" == c for c in broken["cells"]), broken
     page.goto(f"{site_url}book/ch12_modern_variants.html")
     page.wait_for_load_state("load")
-    assert page.evaluate(FIT_JS)["formulas"], "第 12 章有行间公式，应当量到"
+    found = page.evaluate(FIT_JS)
+    assert found["formulas"], "第 12 章有行间公式，应当量到"
+    assert found["eqno"] and all(g <= MAX_EQNO_GAP_PX for _, g in found["eqno"]), found["eqno"]   # 式 (12.1) 在公式下方
+    page.add_style_tag(content=".bd-article div.math > mjx-container { margin-bottom: 1em !important; }")
+    page.wait_for_timeout(100)
+    assert any(g > MAX_EQNO_GAP_PX for _, g in page.evaluate(FIT_JS)["eqno"]), "对照：MathJax 原来的下边距应被查出"
     context.close()
 
 

@@ -170,11 +170,16 @@ for d in [] if no_deps else deps:
 DEPS = "torch numpy matplotlib prettytable ipywidgets noto-cjk-sans-otc"
 
 
-def run_setup_cell(tmp_path, works, colab=True, isolated=True, python=sys.executable, before="", **extra_env):
+def run_setup_cell(tmp_path, works, colab=True, isolated=True, python=sys.executable, before="", torch=True, **extra_env):
     """运行设置单元格；pip 换成一个只记录来源的替身，只有 works 这一来源能装上。
 
-    isolated：用 python -S 运行（不加载 site-packages），本环境里可编辑安装的 dsx_util 就「没有装」。"""
+    isolated：用 python -S 运行（不加载 site-packages），本环境里可编辑安装的 dsx_util 就「没有装」。
+    torch：替身目录里有没有装好的 torch（像 Colab 那样）；没有时设置单元格不得让 pip 解析 torch。"""
     (tmp_path / "fake" / "pip").mkdir(parents=True)
+    if torch:
+        (tmp_path / "fake" / "torch-2.13.0.dist-info").mkdir()
+        (tmp_path / "fake" / "torch-2.13.0.dist-info" / "METADATA").write_text(
+            "Metadata-Version: 2.1\nName: torch\nVersion: 2.13.0\n")
     (tmp_path / "fake" / "pip" / "__init__.py").write_text("")
     (tmp_path / "fake" / "pip" / "__main__.py").write_text(FAKE_PIP)
     log = tmp_path / "pip.log"
@@ -188,6 +193,7 @@ def run_setup_cell(tmp_path, works, colab=True, isolated=True, python=sys.execut
 
 
 PIN, URL, GIT = nbsync.index_spec(), nbsync.wheel_url(), nbsync.install_spec()
+PROGRESS = f"正在安装 dsx_util {VERSION}（pip 不显示进度，可能要一两分钟）……\n"   # pip 安静运行之前的一行
 
 
 def test_setup_cell_sources_come_from_the_config():
@@ -204,14 +210,15 @@ def test_setup_cell_sources_come_from_the_config():
 def test_setup_cell_installs_the_pinned_version_from_the_index(tmp_path):
     done, tried = run_setup_cell(tmp_path, works=PIN)
     assert done.returncode == 0 and tried == [PIN], (tried, done.stderr)
-    assert done.stdout == (f"环境已就绪：dsx_util {VERSION} 装自软件包索引 {PIN}；依赖都在："
-                           + "、".join(f"{d} 9.0" for d in DEPS.split()) + "。\n"), done.stdout
+    assert done.stdout == (PROGRESS + f"环境已就绪：dsx_util {VERSION} 装自软件包索引 {PIN}；依赖都在："
+                           + "、".join(f"{d} 9.0" for d in DEPS.split()) + "；未改动已装的 torch==2.13.0。\n"), done.stdout
 
 
 def test_setup_cell_falls_back_to_the_web_edition_wheel(tmp_path):
     done, tried = run_setup_cell(tmp_path, works=URL)
     assert done.returncode == 0 and tried == [PIN, PIN + " --no-deps", URL], (tried, done.stderr)
-    assert f"装自网页版的 wheel {URL}（软件包索引没装上）" in done.stdout and done.stdout.count("\n") == 1
+    assert f"装自网页版的 wheel {URL}（软件包索引没装上）" in done.stdout and done.stdout.startswith(PROGRESS)
+    assert done.stdout.count("\n") == 2
 
 
 def test_setup_cell_wheel_url_override_for_tests(tmp_path):
@@ -225,10 +232,90 @@ def test_setup_cell_installs_without_dependencies_when_they_cannot_be_reached(tm
     assert done.returncode == 0 and tried == [PIN, PIN + " --no-deps", URL, URL + " --no-deps"], tried
     out = done.stdout
     # 依赖没装上：不说「就绪」，逐个说出缺哪些，给出带国内镜像（torch 取 CPU 版）的命令，说明不必重启内核
-    assert out.startswith(f"还没有就绪：dsx_util {VERSION} 装自网页版的 wheel {URL}") and "就绪：" not in out.replace("还没有就绪：", "")
-    assert "缺少 torch、numpy、matplotlib、prettytable、ipywidgets，" in out and "torch（缺）" in out
-    assert "pip install torch numpy matplotlib prettytable ipywidgets -i https://pypi.tuna.tsinghua.edu.cn/simple" \
-        " -f https://mirrors.aliyun.com/pytorch-wheels/cpu/" in out and "不必重启内核" in out and "重启内核（" not in out
+    assert out.startswith(PROGRESS + f"还没有就绪：dsx_util {VERSION} 装自网页版的 wheel {URL}") and "就绪：" not in out.replace("还没有就绪：", "")
+    assert "缺少 numpy、matplotlib、prettytable、ipywidgets，" in out and "numpy（缺）" in out and "torch 2.13.0" in out
+    assert "pip install numpy matplotlib prettytable ipywidgets -i https://pypi.tuna.tsinghua.edu.cn/simple\n" in out
+    assert "不必重启内核" in out and "重启内核（" not in out
+
+
+def test_setup_cell_says_why_dependencies_failed_and_names_a_second_mirror(tmp_path):
+    """依赖没装上（例如镜像连不上）：引用 pip 的最后一行报错，并说出第二个镜像。"""
+    from dsx_book import install
+    done, _ = run_setup_cell(tmp_path, works=URL, FAKE_PIP_DEPS_FAIL="1")
+    assert "依赖没装上，pip 的报错：ERROR: Could not find a version that satisfies the requirement" in done.stdout
+    assert install.PYPI_MIRROR_2 in done.stdout and install.PYPI_MIRROR_2 != install.PYPI_MIRROR
+    done, _ = run_setup_cell(tmp_path / "ok", works=PIN)
+    assert "pip 的报错" not in done.stdout
+
+
+@pytest.mark.parametrize("colab", [False, True])
+def test_setup_cell_never_lets_pip_resolve_torch_when_torch_is_missing(tmp_path, colab):
+    """没有 torch 时：只用 --no-deps 装 dsx_util（pip 从索引解析 torch，Linux 上会装几个 GB 的 CUDA 版），
+    再说出缺 torch，给出只带 CPU 的命令；不说「就绪」。有 torch（Colab）时照常连依赖一起装。"""
+    wheel = "./" + nbsync.wheel_name()
+    (tmp_path / wheel).write_bytes(b"")
+    works = PIN if colab else wheel
+    done, tried = run_setup_cell(tmp_path, works=works, colab=colab, torch=False)
+    assert tried == [works + " --no-deps"], tried
+    out = done.stdout
+    assert "缺少 torch" in out and "就绪：" not in out.replace("还没有就绪：", ""), out
+    assert "-f https://mirrors.aliyun.com/pytorch-wheels/cpu/" in out and "只带 CPU" in out, out
+    done, tried = run_setup_cell(tmp_path / "with", works=works, colab=colab, torch=True) if colab else (None, None)
+    if colab:
+        assert tried == [PIN] and "环境已就绪" in done.stdout, (tried, done.stdout)
+
+
+def _fake_wheel(folder, name, version):
+    """一个只有安装信息的 wheel（「索引」里的 torch 等依赖的替身）：装上后 import 得到它，metadata 说出版本。"""
+    dist = name.replace("-", "_")
+    path = folder / f"{dist}-{version}-py3-none-any.whl"
+    info = f"{dist}-{version}.dist-info"
+    files = {f"{dist}/__init__.py": "", f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+             f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    files[f"{info}/RECORD"] = "".join(f"{f},,\n" for f in files) + f"{info}/RECORD,,\n"
+    with zipfile.ZipFile(path, "w") as z:
+        for f, text in files.items():
+            z.writestr(f, text)
+    return path
+
+
+def test_setup_cell_with_real_pip_in_a_venv_without_torch_does_not_install_torch(tmp_path):
+    """真的 pip、临时虚拟环境、没有 torch；「索引」（只用本地的 --find-links 目录）里有一个 torch（代表 Linux 上 PyPI 的
+    CUDA 版）和其余依赖。设置单元格只装 dsx_util，不装 torch，说出缺 torch 与只带 CPU 的命令。
+    对照：像改之前那样连依赖一起装，同一个「索引」会把那个 torch 装上。"""
+    wheel = ROOT / "_build" / "dist" / nbsync.wheel_name()
+    if not wheel.exists():
+        pytest.fail(f"没有 {wheel}：请先运行 make dist")
+    index = tmp_path / "index"
+    index.mkdir()
+    for name, ver in [("torch", "99.0"), ("numpy", "2.0"), ("matplotlib", "3.9"), ("prettytable", "3.9"),
+                      ("ipywidgets", "8.1"), ("noto-cjk-sans-otc", "1.0")]:
+        _fake_wheel(index, name, ver)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONHOME", "DSX_UTIL_SOURCE") and not k.startswith("PIP_")}
+    env.update(PIP_CONFIG_FILE=os.devnull, PIP_NO_INDEX="1", PIP_FIND_LINKS=str(index), PIP_DISABLE_PIP_VERSION_CHECK="1")
+    results = {}
+    for case in ("cell", "control"):
+        work = tmp_path / case
+        work.mkdir()
+        shutil.copy(wheel, work / wheel.name)
+        subprocess.run([sys.executable, "-m", "venv", str(work / "venv")], check=True, capture_output=True)
+        python = str(work / "venv" / "bin" / "python")
+        if case == "cell":
+            run = subprocess.run([python, "-c", nbsync.setup_cell_source()], capture_output=True, text=True, cwd=work, env=env)
+        else:
+            run = subprocess.run([python, "-m", "pip", "install", "-q", "./" + wheel.name], capture_output=True, text=True,
+                                 cwd=work, env=env)
+        has = subprocess.run([python, "-c", "from importlib import metadata as m\nfor n in ('dsx_util', 'torch'):\n"
+                              "    try: print(n, m.version(n))\n    except m.PackageNotFoundError: print(n, None)"],
+                             capture_output=True, text=True, env=env, cwd=work).stdout
+        results[case] = (run, has)
+    run, has = results["cell"]
+    assert run.returncode == 0 and f"dsx_util {VERSION}" in has and "torch None" in has, (has, run.stdout, run.stderr)
+    assert "缺少 torch" in run.stdout and "-f https://mirrors.aliyun.com/pytorch-wheels/cpu/" in run.stdout, run.stdout
+    assert "就绪：" not in run.stdout.replace("还没有就绪：", "")
+    run, has = results["control"]
+    assert run.returncode == 0 and "torch 99.0" in has, (has, run.stderr)   # 对照：这个「索引」确实会给出 torch
 
 
 def test_setup_cell_asks_for_a_restart_when_a_loaded_package_changed(tmp_path):
@@ -239,7 +326,7 @@ def test_setup_cell_asks_for_a_restart_when_a_loaded_package_changed(tmp_path):
     (fake / "numpy-1.0.dist-info").mkdir()
     (fake / "numpy-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: numpy\nVersion: 1.0\n")
     done, tried = run_setup_cell(tmp_path, works=PIN, before="import numpy\n")
-    assert tried == [PIN] and done.stdout.startswith("环境已就绪："), done.stdout + done.stderr
+    assert tried == [PIN] and done.stdout.startswith(PROGRESS + "环境已就绪："), done.stdout + done.stderr
     assert done.stdout.splitlines()[-1].startswith("请重启内核") and "numpy" in done.stdout.splitlines()[-1]
     done, _ = run_setup_cell(tmp_path / "b", works=PIN)
     assert "重启内核" not in done.stdout
@@ -295,6 +382,7 @@ def test_setup_cell_outside_colab_never_silent(tmp_path):
     (tmp_path / "c" / wheel).write_bytes(b"")
     done, tried = run_setup_cell(tmp_path / "c", works="", colab=False)
     assert tried == [wheel, wheel + " --no-deps"] and "本笔记本旁边的 wheel没装上（pip：ERROR:" in done.stdout, done.stdout
+    assert "https://mirrors.aliyun.com/pypi/simple/" in done.stdout   # 说出第二个镜像
 
 
 # ---------------------------------------------------------------- wheel 与 sdist

@@ -508,16 +508,32 @@ def test_geometry_eps_shrinks_ln_output_near_c_times_ones():
     assert float(far.shown()["geo-ln-len"]) > 0.97 * math.sqrt(3)
 
 
-def test_near_button_moves_x_close_to_c_times_ones_for_every_c():
-    """「让 x 接近 c·1」：c 取滑块「平移 c」当前的值，按下后 x 的每个分量都离 c 不到 0.1（c = 0 时 x 接近原点，
-    而不是 (1, 1, 1)）；α、c 不变，居中后的长度远小于默认的 x。"""
+def test_near_button_moves_x_prime_close_to_c_times_ones_and_keeps_it_in_view():
+    """「让 x′ 接近 c·1」：按下后图里画的 x′ = αx + c·1 的每个分量离 c 不超过 0.05·α，x′ 在画面里（没有「x′ 在画面外」），
+    居中后的长度远小于默认的 x；α 不变，c 在画面能容下的范围里不变，超出时移到最近的边界（滑块上的每个 c 都试）。"""
+    from dsx_util.widgets.norm_explorers import project, view_basis
+    spec = norm_geometry_explorer().spec
+    view, conf, lo, hi = spec["view"], spec["presets"]["near"], spec["controls"]["shift"]["min"], spec["controls"]["shift"]["max"]
+    basis = view_basis(view)
+
+    def in_view(p):
+        px, py = project(p, view, basis)
+        return 0 <= px <= view["width"] and 0 <= py <= view["height"]
+    # max_shift 由画面推出：±max_shift·1 在画面里，再远 0.5 就出去了
+    m = conf["max_shift"]
+    assert in_view([m] * 3) and in_view([-m] * 3) and not (in_view([m + 0.5] * 3) and in_view([-m - 0.5] * 3))
     ex = norm_geometry_explorer()
-    for c in [-3.0, -1.5, -0.5, 0.0, 0.5, 1.0, 2.25, 3.0]:
-        ex.set(x=[2.0, 1.0, 0.5], alpha=1.7, shift=c)
-        ex.preset("near")
-        assert max(abs(v - c) for v in ex.x) < 0.1, (c, ex.x)
-        assert (ex.alpha, ex.shift) == (1.7, c)
-        assert float(ex.shown()["geo-vlen"]) < 0.2
+    cs = [lo + k * (hi - lo) / 24 for k in range(25)]
+    for alpha in (0.1, 1.0, 1.7, 3.0):
+        for c in cs:
+            ex.set(x=[2.0, 1.0, 0.5], alpha=alpha, shift=c)
+            ex.preset("near")
+            want_c = max(-m, min(m, c))
+            xp = [ex.alpha * v + ex.shift for v in ex.x]
+            assert ex.alpha == alpha and ex.shift == pytest.approx(want_c), (alpha, c, ex.shift)
+            assert max(abs(v - want_c) for v in xp) <= 0.05 * alpha + 1e-9, (alpha, c, xp)   # x 只偏 0.05（滑块刻度）
+            assert in_view(xp) and "x′ 在画面外" not in ex._w["view"].value, (alpha, c, xp)
+            assert float(ex.shown()["geo-vlen"]) < 0.25
 
 
 def test_geometry_labels_never_overlap_over_a_sweep():

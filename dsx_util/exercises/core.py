@@ -12,8 +12,10 @@
 import html
 import inspect
 import io
+import linecache
 import math
 import os
+import re
 import sys
 import time
 
@@ -32,13 +34,17 @@ MESSAGES = {
     "unexpected_indent": "第 {line} 行的缩进多了：Python 用缩进表示代码块，只有以冒号结尾的行（def、for、if……）"
                          "之后才多缩进一层。让这一行的开头与上一行对齐（函数体里统一用 4 个空格）。",
     "missing_indent": "第 {line} 行应当缩进：以冒号结尾的行（def、for、if……）之后，代码块要比它多缩进一层（4 个空格）。",
+    "mixed_tabs": "第 {line} 行的缩进混用了 Tab 键和空格：Python 分不清一个 Tab 算几个空格。请删掉这一行开头的 Tab，"
+                  "和上下文一样统一用空格缩进（每层 4 个）。",
     "uneven_indent": "第 {line} 行的缩进与前面的任何一层都对不上：同一个代码块里的行要缩进同样多的空格（通常是 4 的倍数）。",
-    "forbidden_import": "题目要求{rule}：第 {line} 行导入了 {name}。请删掉这一行，只用列表、循环和 math 写"
-                        "（网页里也没有 {name}）。",
+    # 网页练习里导入题目不许用的模块、或网页里没有的模块：只有一种说法；{absent} 只在网页里真的没有它时出现
+    "forbidden_import": "题目要求{rule}：第 {line} 行导入了 {name}。请删掉这一行，只用列表、循环和 math 写{absent}。",
     "missing_name": "代码里没有找到 {name}：请保留模板里的名字。",
     "not_list": "应返回一个 Python 列表，实际返回的是 {kind}。",
     "wrong_length": "{what}应有 {expected} 个数，实际有 {actual} 个。",
     "wrong_rows": "输出应有 {expected} 行（每行一个列表），实际有 {actual} 行{hint}。",
+    "columns_returned": "你返回的是列：{cols} 个列表，每个长 {rows}（每个特征一个）。输出要和输入一样按行排列，{rows} 行、每行 {cols} 个数"
+                  "（每个样本一行）：把结果转置回来再返回（zip(*结果) 把列变回行）。",
     "not_number": "{what}应是浮点数，实际是 {value!r}。",
     "wrong_output": "{what}应为 {want}，你的是 {got}。",
     "check_failed": "检查你的结果时出错（{error}）：请确认返回值的类型和形状符合题目要求。",
@@ -410,8 +416,6 @@ _ERRORS = [
      "你把一个不是函数的东西当函数调用了：检查括号和变量名（例如把张量当成了方法）"),
     ("unsupported operand type",
      "这两个值不能做这种运算：检查它们的类型（例如列表不能直接和数相乘再相加）"),
-    ("division by zero",
-     "除以了 0：分母里是不是少了 ε，或者把长度算成了 0？"),
     ("No module named 'torch'",
      "这里的 Python 没有 PyTorch（网页里只有标准库）：这道练习不需要它，删掉 import torch 这一行再检查"),
     ("No module named 'numpy'",
@@ -421,8 +425,48 @@ _ERRORS = [
 ]
 
 
-def explain_error(exc):
-    """常见报错的一句中文解释（含修正办法）；不认识时返回 None。"""
+def _close_name(name, pool):
+    """pool 里与 name 最接近的另一个名字（拼写错误时的建议）；没有足够接近的时返回 None。"""
+    import difflib
+    pool = sorted({str(p) for p in pool} - {str(name)})
+    swapped = [p for p in pool if sorted(p) == sorted(str(name))]   # 两个字母打颠倒了（tahn → tanh）最常见
+    found = swapped or difflib.get_close_matches(str(name), pool, n=1, cutoff=0.75)
+    return found[0] if found else None
+
+
+def _name_hint(exc, source, line_text):
+    """KeyError、NameError、AttributeError、除以 0：一句中文，说出缺的是哪个名字（并从学习者自己的代码里找一个相近的）。"""
+    import keyword
+    words = set(re.findall(r"[A-Za-z_]\w*", source)) - set(keyword.kwlist)
+    if isinstance(exc, KeyError) and len(exc.args) == 1:
+        key = exc.args[0]
+        near = _close_name(key, set(re.findall(r"""['"]([^'"\n]{1,40})['"]""", source))) if isinstance(key, str) else None
+        return (f"字典里没有键 {key!r}：键要和字典里的一字不差（拼写、单复数、大小写）"
+                + (f"，你的代码里还写了 {near!r}，是不是要用它？" if near else "，请核对题目给出的键名"))
+    if isinstance(exc, NameError) and not isinstance(exc, UnboundLocalError) and getattr(exc, "name", None):
+        near = _close_name(exc.name, words)
+        return (f"没有叫 {exc.name} 的名字（变量、函数或模块）"
+                + (f"：是不是把 {near} 拼错了？" if near else "：检查拼写，或者在用它之前先定义（或 import）它"))
+    if isinstance(exc, AttributeError) and getattr(exc, "name", None):
+        obj = getattr(exc, "obj", None)
+        owner = getattr(obj, "__name__", None) if type(obj).__name__ == "module" else None
+        near = _close_name(exc.name, [a for a in dir(obj) if not a.startswith("_")])   # 只建议它真有的属性
+        where = f"模块 {owner} 里" if owner else f"{type(obj).__name__} 类型的值"
+        return (f"{where}没有 {exc.name}" + (f"：是不是要写 {near}？" if near else "：检查拼写"))
+    if isinstance(exc, ZeroDivisionError):
+        if re.search(r"sqrt|var|std|eps", line_text):
+            return "除以了 0：这一行的分母在某个输入上是 0。方差可能是 0（一组数全都相同），分母里是不是少了 ε？"
+        if re.search(r"len\(", line_text):
+            return "除以了 0：这一行的分母在某个输入上是 0。检查个数是怎么算的：只有一个数时 len(v) − 1 就是 0；均值是总和除以个数 len(v)"
+        return "除以了 0：这一行的分母在某个输入上是 0，检查它是怎么算的（例如把个数减了 1，或列表是空的）"
+    return None
+
+
+def explain_error(exc, source="", line_text=""):
+    """常见报错的一句中文解释（含修正办法）；不认识时返回 None。source、line_text：学习者的代码与出错的那一行（有时更准）。"""
+    hint = _name_hint(exc, source or "", line_text or "")
+    if hint:
+        return hint
     text = f"{type(exc).__name__}: {exc}"
     for needle, sentence in _ERRORS:
         if needle.lower() in text.lower():
@@ -441,10 +485,24 @@ def learner_line(exc, filenames=("<你的代码>", "<stdin>")):
     return line
 
 
+def learner_source(exc, filenames=("<你的代码>", "<stdin>")):
+    """(学习者的整段代码, 出错的那一行)，取自 linecache（网页里 run_source 登记了代码；IPython 自己登记单元格）。"""
+    tb, found = exc.__traceback__, None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name in filenames or name.startswith("<ipython-input") or "ipykernel" in name:
+            found = (name, tb.tb_lineno)
+        tb = tb.tb_next
+    if found is None:
+        return "", ""
+    lines = linecache.getlines(found[0])
+    return "".join(lines), lines[found[1] - 1] if 0 < found[1] <= len(lines) else ""
+
+
 def error_text(exc, where=""):
     """一行：中文解释在前（认识的报错），Python 的原话在后。"""
     said = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
-    why = explain_error(exc)
+    why = explain_error(exc, *learner_source(exc))
     if why:
         return f"{why}{where}{'' if why.endswith('？') else '。'}Python 的报错是 {said}"
     return f"{said}{where}"

@@ -14,6 +14,7 @@
 """
 import itertools
 import math
+import sys
 
 from .core import CheckResult, MESSAGES, NOT_DONE, error_text, finish, fmt_num, fmt_pair, learner_line, message
 from .core import exercise_id_of, requirement_findings, run_limited
@@ -126,6 +127,9 @@ def _rows(value, shape, what="输出"):
     """二维列表 [[...], ...] -> float 列表的列表，形状 shape=(行数, 列数)。"""
     if not isinstance(value, list):
         raise _Stop([("not_list", message(None, "not_list", kind=type(value).__name__))])
+    if (len(value) == shape[1] != shape[0] and value
+            and all(isinstance(v, (list, tuple)) and len(v) == shape[0] for v in value)):
+        raise _Stop([("columns_returned", message(None, "columns_returned", rows=shape[0], cols=shape[1]))])
     if len(value) != shape[0]:
         flat = len(value) == shape[0] * shape[1] and all(not isinstance(v, list) for v in value)
         hint = "：看起来你把所有行拼成了一个扁平的列表，请每行单独成一个列表" if flat else ""
@@ -341,6 +345,11 @@ def syntax_finding(source, exc):
         return ("fullwidth_punctuation", message(None, "fullwidth_punctuation", line=line,
                                                  chars="".join(f"「{c}」" for c in chars), fixes=fixes))
     msg = exc.msg or ""
+    leading = text[:len(text) - len(text.lstrip())]
+    indents = {c for other in lines for c in other[:len(other) - len(other.lstrip())]}
+    if msg.startswith("inconsistent use of tabs") or (
+            "indent" in msg and "\t" in leading and " " in indents):   # Tab 与空格混用（CPython 与 Pyodide 说法不一）
+        return ("mixed_tabs", message(None, "mixed_tabs", line=line))
     if msg.startswith("unexpected indent"):
         return ("unexpected_indent", message(None, "unexpected_indent", line=line))
     if msg.startswith("expected an indented block"):
@@ -381,10 +390,22 @@ def import_finding(source, forbidden):
         else:
             continue
         for name in names:
-            if name in forbidden:   # 代码与笔记本里查出的相同（forbidden_call），说明点出是哪一行的 import
-                return ("forbidden_call", message(None, "forbidden_import", rule=forbidden[name], line=node.lineno,
-                                                  name=name))
+            absent = not in_page_python(name)
+            if name in forbidden or absent:   # 代码与笔记本里查出的相同（forbidden_call），说明点出是哪一行的 import
+                return ("forbidden_call", message(None, "forbidden_import", line=node.lineno, name=name,
+                                                  rule=forbidden.get(name) or PAGE_RULE,
+                                                  absent=f"（网页里也没有 {name}）" if absent else ""))
     return None
+
+
+# 没有写明要求、却导入了网页里没有的模块时说的要求
+PAGE_RULE = "只用 Python 自带的模块（这道练习不需要别的库）"
+
+
+def in_page_python(name):
+    """网页里的 Python（Pyodide，只带标准库）能不能导入顶层模块 name：标准库的模块都在，别的（torch、numpy）都没有。
+    由 sys.stdlib_module_names 推出，不手写名单。"""
+    return name in sys.stdlib_module_names or name in sys.builtin_module_names
 
 
 # ---------------------------------------------------------------- 网页里用：运行整段代码再检查
@@ -398,6 +419,8 @@ def run_source(source, checker, entry, spec=None):
     if spec is not None:
         SPECS[check.exercise_id] = spec
     title = check.exercise
+    import linecache   # 登记代码：报错时 core.learner_source 能找到出错的那一行和学习者写的名字
+    linecache.cache["<你的代码>"] = (len(source), None, source.splitlines(True), "<你的代码>")
     try:
         code = compile(source, "<你的代码>", "exec")
     except SyntaxError as exc:

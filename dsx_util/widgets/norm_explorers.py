@@ -389,13 +389,16 @@ class NormGeometryExplorer(_Explorer):
         return self
 
     def preset(self, name):
-        """预设：'reset'（默认的 x）或 'near'（x 接近 c·1，c 是当前的平移：居中后离原点很近，再拖动 ε 看输出怎样缩向原点）。"""
+        """预设：'reset'（默认的 x）或 'near'（x′ = αx + c·1 接近 c·1，c 是当前的平移：居中后离原点很近，再拖动 ε
+        看输出怎样缩向原点；c·1 在画面外时先把 c 移进来）。"""
         presets = self.spec["presets"]
         if name not in presets:
             raise ValueError(f"没有名为 {name!r} 的预设；可用：{'、'.join(repr(k) for k in presets)}。")
         conf = presets[name]
-        if "offset" in conf:   # near：x = c·1 + 一点点偏差，c 是当前的平移；α、c 不变
-            return self.set(x=[self.shift + d for d in conf["offset"]], eps=10.0 ** conf["log_eps"])
+        if "offset" in conf:   # near：x = 偏差，于是 x′ = αx + c·1 = c·1 + α·偏差；α 不变，c 只在画面外时移进来
+            limit = conf["max_shift"]
+            return self.set(x=list(conf["offset"]), shift=max(-limit, min(limit, self.shift)),
+                            eps=10.0 ** conf["log_eps"])
         return self.set(x=conf["x"], alpha=conf["alpha"], shift=conf["shift"], eps=10.0 ** conf["log_eps"])
 
     def shown(self):

@@ -144,8 +144,9 @@ NORM_GEOMETRY_SPEC = {
     },
     "presets": {
         "reset": {"label": "重置", "x": [2.0, 1.0, 0.5], "alpha": 1.0, "shift": 0.0, "log_eps": -5.0},
-        # near：x 设为 c·1 加上一点点偏差（c 是滑块「平移 c」当前的值），α、c 不变：x′ = αx + c·1 也接近某个数乘 1
-        "near": {"label": "让 x 接近 c·1（再拖动 ε）", "offset": [0.05, 0.0, -0.05], "log_eps": -5.0},
+        # near：让图里画的 x′ = αx + c·1 接近 c·1：x 设为 一点点偏差（正好在滑块的刻度上），于是 x′ = c·1 + α·偏差（α 不变）。
+        # c·1 只在 |c| ≤ max_shift 时在画面里（tests/test_norm_geometry_near.py 由画面推出）：更远时先把 c 移到 ±max_shift
+        "near": {"label": "让 x′ 接近 c·1（再拖动 ε）", "offset": [0.05, 0.0, -0.05], "log_eps": -5.0, "max_shift": 2.0},
     },
     "view": {"width": 250, "height": 236, "scale": 33.0, "cx": 125.0, "cy": 122.0,
              "elevation": GEO_ELEVATION_DEG, "azimuth": GEO_AZIMUTH_DEG, "axis_len": 2.6, "plane_r": 3.2},

@@ -165,9 +165,10 @@
     }
     function preset(name) {
       var p = spec.presets[name];
-      if (p.offset) {  // near：x = c·1 + 一点点偏差，c 是当前的平移；α、c 不变（与 Python 的 preset 相同）
-        var c = val("shift");
-        setValue("x1", c + p.offset[0]); setValue("x2", c + p.offset[1]); setValue("x3", c + p.offset[2]);
+      if (p.offset) {  // near：x = 偏差，x′ = αx + c·1 = c·1 + α·偏差；α 不变，c 只在画面外时移进来（与 Python 的 preset 相同）
+        var c = Math.max(-p.max_shift, Math.min(p.max_shift, val("shift")));
+        setValue("shift", c);
+        setValue("x1", p.offset[0]); setValue("x2", p.offset[1]); setValue("x3", p.offset[2]);
       } else {
         setValue("x1", p.x[0]); setValue("x2", p.x[1]); setValue("x3", p.x[2]);
         setValue("alpha", p.alpha); setValue("shift", p.shift);

@@ -6,8 +6,20 @@ from ...pure_checks import checker, _call, message
 CODES = {
     "inverted": "比值倒过来了：有偏估计除以 H，无偏估计除以 H−1，哪一个标准差更小？",
     "missing_sqrt": "这是两个方差之比：标准差是方差的平方根，比值也要开方。",
-    "wrong_value": "H={h} 时你的结果是 {actual:.6g}，不对：有偏标准差比无偏标准差略小，比值在 0 和 1 之间。",
+    "integer_division": "H={h} 时你的结果是 {actual:.6g}：像是用了整数除法 //，它把 (H−1)//H 舍成了 {floor}。"
+                        "要得到小数，用 / 做除法。",
+    "plus_one": "H={h} 时你的结果是 {actual:.6g}，像是用了 H+1：有偏估计除以 H，无偏估计除以 H−1（不是 H+1）。",
+    "wrong_value": "H={h} 时你的结果是 {actual:.6g}，不对：有偏方差除以 H，无偏方差除以 H−1；"
+                   "比值只由这两个分母决定，标准差之比是方差之比的平方根。",
 }
+
+
+def _whole(fn, h):
+    """std_ratio(h) 是不是一个整数（整数除法 // 的痕迹）；出错或不是数时算「不是」。"""
+    try:
+        return float(_call(fn, h)).is_integer()
+    except Exception:  # noqa: BLE001 -- 这里只是辨认错误写法，出错时不下这个结论
+        return False
 
 
 @checker(__name__, CODES)
@@ -24,7 +36,12 @@ def check_std_ratio(fn):
         want = math.sqrt((h - 1) / h)
         if math.isclose(got, want, rel_tol=1e-6):
             continue
-        variants = [("inverted", 1 / want), ("missing_sqrt", want ** 2), ("inverted", 1 / want ** 2)]
-        code = next((c for c, v in variants if math.isclose(got, v, rel_tol=1e-6)), "wrong_value")
-        return [(code, message(CODES, code, h=h, actual=got))]
+        variants = [("inverted", 1 / want), ("missing_sqrt", want ** 2), ("inverted", 1 / want ** 2),
+                    ("integer_division", math.sqrt((h - 1) // h)), ("integer_division", (h - 1) // h),
+                    ("plus_one", math.sqrt(h / (h + 1))), ("plus_one", h / (h + 1)),
+                    ("plus_one", math.sqrt((h - 1) / (h + 1))), ("plus_one", (h - 1) / (h + 1))]
+        if not all(_whole(fn, k) for k in (2, 4, 768)):   # 整数除法：每个 H 的结果都是整数
+            variants = [(c, v) for c, v in variants if c != "integer_division"]
+        code = next((c for c, v in variants if math.isclose(got, v, rel_tol=1e-6, abs_tol=1e-12)), "wrong_value")
+        return [(code, message(CODES, code, h=h, actual=got, floor=(h - 1) // h))]
     return []

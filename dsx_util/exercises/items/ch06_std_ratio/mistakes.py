@@ -8,11 +8,13 @@ MISTAKES = [
     ('inverted', ['inverted'], "def std_ratio(h):\n    return (h / (h - 1)) ** 0.5\n"),
     ('missing_sqrt', ['missing_sqrt'], "def std_ratio(h):\n    return (h - 1) / h\n"),
     ('wrong_value', ['wrong_value'], "def std_ratio(h):\n    return (h - 2) / h\n"),
+    ('整数除法 //', ['integer_division'], "import math\n\n\ndef std_ratio(h):\n    return math.sqrt((h - 1) // h)\n"),
+    ('分母写成 h + 1', ['plus_one'], "import math\n\n\ndef std_ratio(h):\n    return math.sqrt(h / (h + 1))\n"),
 ]
 
 # 目录里没有专门对应的错误：检查器仍要说出哪里不对，而不是只说「不对」
 NOVEL = [
-    ('分母写成 h + 1', ['wrong_value'], "import math\n\n\ndef std_ratio(h):\n    return math.sqrt(h / (h + 1))\n"),
+    ('分母写成 h + 3', ['wrong_value'], "import math\n\n\ndef std_ratio(h):\n    return math.sqrt((h - 1) / (h + 3))\n"),
     ('两处错误：倒过来且没开方', ['inverted'], "def std_ratio(h):\n    return h / (h - 1)\n"),
 ]
 

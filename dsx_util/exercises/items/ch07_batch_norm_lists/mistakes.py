@@ -4,6 +4,17 @@
 和浏览器测试（test_inpage_browser.py，把代码敲进网页）用同一批代码。
 """
 MISTAKES = [
+    ('返回的是列（忘了转置回行）', ['columns_returned'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    cols = []
+    for c in zip(*x):
+        mu = sum(c) / len(c)
+        var = sum((v - mu) ** 2 for v in c) / len(c)
+        cols.append([(v - mu) / math.sqrt(var + eps) for v in c])
+    return cols
+"""),
     ('eps_outside_sqrt', ['eps_outside_sqrt'], """import math
 
 
@@ -136,7 +147,7 @@ def batch_norm_lists(x, eps=1e-5):
 # (要求, 原文片段, 替换成, 应得的错误代码, 说明里应出现的词)
 REQUIREMENTS = [
     ("用参数 eps", "math.sqrt(var + eps)", "math.sqrt(var + 1e-5)", "eps_ignored", "eps"),
-    ("对每一列（每个特征）", "for col in zip(*x):", "for col in x:", "wrong_length", "4 行"),
+    ("对每一列（每个特征）", "for col in zip(*x):", "for col in x:", "columns_returned", "4 行"),
     ("有偏方差（除以 B）", "/ len(col)   # 有偏方差", "/ (len(col) - 1)   # 有偏方差", "unbiased_var", "B−1"),
     ("只用纯 Python", "math.sqrt(var + eps)", "float(__import__('torch').tensor(var + eps).sqrt())", "forbidden_call",
      "纯 Python"),

@@ -10,6 +10,8 @@ CODES = {
     "no_alpha": "结果与 α = 1 时一样：请用参数 alpha，把它乘到每个输入上再取 tanh。",
     "beta_inside": "β 放进了 tanh 里面（tanh(α·x + β)）：β 加在最后，γ·tanh(α·x) + β。",
     "gamma_beta_swapped": "γ 与 β 用反了：γ 乘在 tanh 上，β 加在最后。",
+    "gamma_inside": "γ 放进了 tanh 里面（tanh(γ·α·x)）：γ 乘在 tanh 外面，γ·tanh(α·x) + β。",
+    "sigmoid_not_tanh": "你用的是 sigmoid 1/(1 + e^(−z))（值在 0 和 1 之间），不是 tanh（值在 −1 和 1 之间）：DyT 取 tanh(α·x)，用 math.tanh。",
     "normalized_first": "你先对输入做了标准化（减均值、除以标准差）：DyT 不算任何统计量，直接对每个 xᵢ 取 tanh(α·xᵢ)。",
     "not_elementwise": "只改第 1 个输入（{before} → {after}），别的位置的输出也变了（第 {pos} 个变化了 {diff}）："
                        "DyT 逐个分量计算，每个输出只取决于同一位置的输入。",
@@ -18,7 +20,7 @@ CODES = {
 
 
 def _model(values, alpha, gamma, beta, use_gamma=True, use_beta=True, alpha_kind="inside", beta_inside=False,
-           swapped=False, normalize=False):
+           swapped=False, normalize=False, gamma_inside=False, sigmoid=False):
     xs = list(values)
     if normalize:
         mu = sum(xs) / len(xs)
@@ -28,15 +30,17 @@ def _model(values, alpha, gamma, beta, use_gamma=True, use_beta=True, alpha_kind
     out = []
     for v, gi, bi in zip(xs, g, b):
         a = alpha if alpha_kind == "inside" else 1.0
-        inner = a * v + (bi if beta_inside and use_beta else 0.0)
-        t = math.tanh(inner) * (alpha if alpha_kind == "outside" else 1.0)
-        out.append((gi if use_gamma else 1.0) * t + (bi if use_beta and not beta_inside else 0.0))
+        inner = a * v * (gi if gamma_inside and use_gamma else 1.0) + (bi if beta_inside and use_beta else 0.0)
+        squash = 1.0 / (1.0 + math.exp(-inner)) if sigmoid else math.tanh(inner)
+        t = squash * (alpha if alpha_kind == "outside" else 1.0)
+        out.append((gi if use_gamma and not gamma_inside else 1.0) * t + (bi if use_beta and not beta_inside else 0.0))
     return out
 
 
 _FLAG_CODES = {("use_gamma", False): "no_gamma", ("use_beta", False): "no_beta", ("alpha_kind", "outside"): "alpha_outside",
                ("alpha_kind", "one"): "no_alpha", ("beta_inside", True): "beta_inside", ("swapped", True): "gamma_beta_swapped",
-               ("normalize", True): "normalized_first"}
+               ("normalize", True): "normalized_first", ("gamma_inside", True): "gamma_inside",
+               ("sigmoid", True): "sigmoid_not_tanh"}
 
 
 def _steps(fn):
@@ -80,7 +84,8 @@ def check_dyt_list(fn):
         changed = _unchanged((values, gamma, beta), given, "列表（values、gamma 或 beta）")
         want = _model(values, alpha, gamma, beta)
         flags = {"use_gamma": [True, False], "use_beta": [True, False], "alpha_kind": ["inside", "outside", "one"],
-                 "beta_inside": [False, True], "swapped": [False, True], "normalize": [False, True]}
+                 "beta_inside": [False, True], "swapped": [False, True], "normalize": [False, True],
+                 "gamma_inside": [False, True], "sigmoid": [False, True]}
         variants = _combine(flags, {k: v[0] for k, v in flags.items()},
                             lambda **s: _model(values, alpha, gamma, beta, **s), lambda k, v: _FLAG_CODES[(k, v)])
         found = _judge(got, want, variants, CODES)

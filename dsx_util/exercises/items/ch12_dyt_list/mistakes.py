@@ -16,6 +16,8 @@ MISTAKES = [
     ("没用 α", ["no_alpha"], _DYT.format(y="g * math.tanh(v) + b")),
     ("β 放进了 tanh 里", ["beta_inside"], _DYT.format(y="g * math.tanh(alpha * v + b)")),
     ("γ 与 β 对调", ["gamma_beta_swapped"], _DYT.format(y="b * math.tanh(alpha * v) + g")),
+    ("γ 放进了 tanh 里", ["gamma_inside"], _DYT.format(y="math.tanh(g * alpha * v) + b")),
+    ("用了 sigmoid 而不是 tanh", ["sigmoid_not_tanh"], _DYT.format(y="g / (1 + math.exp(-alpha * v)) + b")),
     ("先做了层归一化", ["normalized_first"], '''import math
 
 
