@@ -236,7 +236,8 @@ def test_outside_colab_installs_the_wheel_beside_the_notebook(clean_colab, tmp_p
     version, where, url = installed_from()
     assert version == VERSION and "site-packages" in where and url == (folder / WHEEL).as_uri()
     again = run_cell(source, folder, offline_env(tmp_path))
-    assert again.stdout == f"dsx_util {VERSION} 已经安装，直接使用。\n", again.stdout
+    assert again.stdout.startswith(f"环境已就绪：dsx_util {VERSION} 已经安装；"), again.stdout   # 第二次不再安装
+    assert "装自" not in again.stdout, again.stdout
 
 
 def test_setup_cell_is_folded_in_colab_and_jupyterlab():
