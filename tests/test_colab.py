@@ -44,6 +44,8 @@ def colab_versions():
 
 VERSION = package_version()
 WHEEL = wheel_name()
+# 设置单元格装 dsx_util 之前先说的一句（pip -q 不显示进度）
+PROGRESS = f"正在安装 dsx_util {VERSION}（pip 不显示进度，可能要一两分钟）……\n"
 
 
 def fresh_colab():
@@ -113,6 +115,8 @@ def test_chapter_runs_in_colab_like_env(colab_env, path):
     assert done.returncode == 0, f"{path.stem} 在仿 Colab 环境中运行失败：\n{done.stderr[-3000:]}"
     nb = nbformat.read(out, as_version=4)
     setup_text = "".join(o.get("text", "") for o in nb.cells[0].outputs if o.output_type == "stream")
+    assert setup_text.startswith(PROGRESS), f"设置单元格安装前没有先说一句：{setup_text!r}"
+    setup_text = setup_text[len(PROGRESS):]
     assert setup_text.startswith(f"环境已就绪：dsx_util {VERSION} 装自DSX_UTIL_SOURCE {env['DSX_UTIL_SOURCE']}；"), \
         f"设置单元格没有报告它做了什么：{setup_text!r}"
     assert "还缺" not in setup_text and setup_text.count("\n") <= 1, "设置单元格应只打印一行，且依赖都装上了"
@@ -186,10 +190,11 @@ def test_offline_colab_cell_installs_the_wheel_the_web_edition_serves(clean_cola
     env = offline_env(tmp_path, PYTHONPATH=str(STUB), DSX_UTIL_WHEEL_URL=url)
     done = run_cell(reader_setup_cell(), tmp_path / "content", env)
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
-    assert done.stdout.startswith(f"环境已就绪：dsx_util {VERSION} 装自网页版的 wheel {url}（软件包索引没装上）"), \
-        done.stdout
+    assert done.stdout.startswith(PROGRESS), done.stdout
+    out = done.stdout[len(PROGRESS):]
+    assert out.startswith(f"环境已就绪：dsx_util {VERSION} 装自网页版的 wheel {url}（软件包索引没装上）"), out
     # 断网时中文字体包装不上：导入不受影响（仍是「就绪」），单元格说出后果，并给出带国内镜像的命令
-    assert "图用的中文字体 noto-cjk-sans-otc 没装上" in done.stdout and done.stdout.count("\n") == 1
+    assert "图用的中文字体 noto-cjk-sans-otc 没装上" in out and out.count("\n") == 1
     assert "pip install noto-cjk-sans-otc -i https://pypi.tuna.tsinghua.edu.cn/simple" in done.stdout
     version, where, source = installed_from()
     assert version == VERSION and "site-packages" in where and source == url
@@ -204,7 +209,7 @@ def test_offline_colab_cell_without_the_wheel_fails_loudly(clean_colab, site, tm
     单元格报错并列出试过的来源，而不是悄悄继续。"""
     env = offline_env(tmp_path, PYTHONPATH=str(STUB), DSX_UTIL_WHEEL_URL=site.url + f"no-such-dir/{WHEEL}")
     done = run_cell(reader_setup_cell(), tmp_path / "content", env)
-    assert done.returncode != 0 and done.stdout == ""
+    assert done.returncode != 0 and done.stdout == PROGRESS, done.stdout
     assert "RuntimeError: 安装 dsx_util 失败（试过：dsx_util==" in done.stderr, done.stderr[-2000:]
     assert "no-such-dir" in done.stderr and "git+https://github.com/" in done.stderr
     assert colab_versions()["dsx_util"] is None
@@ -232,7 +237,7 @@ def test_outside_colab_installs_the_wheel_beside_the_notebook(clean_colab, tmp_p
     assert source == setup_cell_source()
     done = run_cell(source, folder, offline_env(tmp_path))
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.startswith(f"环境已就绪：dsx_util {VERSION} 装自本笔记本旁边的 wheel ./{WHEEL}；"), done.stdout
+    assert done.stdout.startswith(PROGRESS + f"环境已就绪：dsx_util {VERSION} 装自本笔记本旁边的 wheel ./{WHEEL}；"), done.stdout
     version, where, url = installed_from()
     assert version == VERSION and "site-packages" in where and url == (folder / WHEEL).as_uri()
     again = run_cell(source, folder, offline_env(tmp_path))
