@@ -120,7 +120,8 @@ def test_the_phone_check_measures_something(browser, site_url):
     found = page.evaluate(FIT_JS)
     assert found["formulas"], "第 12 章有行间公式，应当量到"
     assert found["eqno"] and all(g <= MAX_EQNO_GAP_PX for _, g in found["eqno"]), found["eqno"]   # 式 (12.1) 在公式下方
-    page.add_style_tag(content=".bd-article div.math > mjx-container { margin-bottom: 1em !important; }")
+    # 与 dsx.css 里去掉下边距的规则同一个选择器、写在它后面（!important 之间比特异性，再比先后）：恢复 MathJax 原来的 25 px
+    page.add_style_tag(content='.bd-article div.math > mjx-container[display="true"] { margin-bottom: 25px !important; }')
     page.wait_for_timeout(100)
     assert any(g > MAX_EQNO_GAP_PX for _, g in page.evaluate(FIT_JS)["eqno"]), "对照：MathJax 原来的下边距应被查出"
     context.close()
