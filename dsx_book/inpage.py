@@ -17,7 +17,7 @@ from sphinx.errors import ExtensionError
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = Path(__file__).resolve().parent / "inpage_static"
 NODE = ROOT / "node_modules"
-PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
+PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 CODEMIRROR_FILES = ("lib/codemirror.js", "lib/codemirror.css", "mode/python/python.js")
 TAG = "inpage-exercise"
@@ -130,8 +130,9 @@ def copy_runtime(app, exception):
         raise ExtensionError(f"node_modules 里缺少 {', '.join(missing)}：请先运行 make node_modules/.installed"
                              "（按 package.json 从 npm 安装 pyodide 与 codemirror）。")
     out = Path(app.outdir) / "_static"
+    shutil.rmtree(out / "pyodide", ignore_errors=True)   # 换了 Pyodide 版本时不留下旧版本的文件
+    (out / "pyodide").mkdir(parents=True)
     for name in PYODIDE_FILES:
-        (out / "pyodide").mkdir(parents=True, exist_ok=True)
         shutil.copy2(NODE / "pyodide" / name, out / "pyodide" / name)
     for name in CODEMIRROR_FILES:
         (out / "codemirror" / name).parent.mkdir(parents=True, exist_ok=True)
