@@ -3,8 +3,8 @@
 解压后直接用浏览器打开 dsx-book-web/index.html 即可阅读（file://，不需要服务器）：页面之间是相对链接，
 搜索索引用 <script> 加载，探索器的脚本内联在页面里。浏览器不允许 file:// 页面用 @font-face 加载
 本地字体文件（跨源限制，控制台报错），所以压缩包里的样式表把字体写成 data: 网址。发布工作流把它附在 GitHub Release 上。
-文件按名字排序、时间戳固定，同样的网页得到同样的压缩包；网页一个字节都没变时（摘要记在压缩包旁的
-.sha256 文件里）不再重新打包。
+文件按名字排序、时间戳固定，同样的网页得到同样的压缩包；网页一个字节都没变时（网页的摘要记在压缩包旁的
+.site-digest 文件里；它不是压缩包本身的校验和，所以不叫 .sha256）不再重新打包。
 """
 import base64
 import hashlib
@@ -68,7 +68,7 @@ def build(html=HTML, archive=ARCHIVE):
     """打包；返回 (压缩包路径, 这次是否真的重新打了包)。"""
     if not (html / "index.html").exists():
         sys.exit(f"没有找到构建好的网页 {html}/index.html：请先运行 make book。")
-    stamp = archive.with_name(archive.name + ".sha256")
+    stamp = archive.with_name(archive.name + ".site-digest")
     digest = site_digest(html)
     if archive.exists() and stamp.exists() and stamp.read_text().strip() == digest:
         return archive, False

@@ -317,3 +317,32 @@ def test_phone_editor_wraps_and_speaks_touch(browser, site_url):
     page.goto(f"{site_url}book/{ex.chapter}.html")
     assert "先按 Esc 再按 Tab" in page.locator(".dsx-inpage-keys").first.inner_text()
     desk.close()
+
+
+ANDROID_CHROME = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+                  "Chrome/126.0.0.0 Mobile Safari/537.36")
+
+
+@pytest.mark.parametrize("agent", ["phone", "desktop"])
+def test_every_key_a_learner_types_reaches_the_editor(browser, site_url, agent):
+    """在编辑器里打字，每个键都进代码。手机的用户代理下 CodeMirror 用 contenteditable 输入，Sphinx 的「/ 打开搜索」
+    快捷键只放过 input、textarea，曾把 / 吞掉：(h - 1) / h 变成 (h - 1)  h，正确的代码得到语法错误（学习者评审 r39）。"""
+    phone = agent == "phone"
+    context = browser.new_context(viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 900},
+                                  is_mobile=phone, has_touch=phone, locale="zh-CN",
+                                  **({"user_agent": ANDROID_CHROME} if phone else {}))
+    page = context.new_page()
+    ex = next(ex for ex in IN_PAGE if ex.id == "ch06-std-ratio")
+    page.goto(f"{site_url}book/{ex.chapter}.html")
+    boxes = page.locator(".dsx-inpage")
+    n = [boxes.nth(i).get_attribute("data-exercise") for i in range(boxes.count())].index(ex.id)
+    _set_code(page, n, "")
+    code = page.locator(".dsx-inpage-code").nth(n).locator(".CodeMirror")
+    code.locator(".CodeMirror-lines").tap() if phone else code.locator(".CodeMirror-lines").click()
+    typed = "r = (h - 1) / h  # a/b, ?"
+    page.keyboard.type(typed)
+    value = page.evaluate(f"() => document.querySelectorAll('.dsx-inpage-code')[{n}].querySelector('.CodeMirror')"
+                          ".CodeMirror.getValue()")
+    assert value == typed, (agent, value)
+    assert not page.evaluate("() => document.activeElement.closest('.bd-search, form[role=search]') !== null")
+    context.close()

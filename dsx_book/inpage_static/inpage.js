@@ -92,6 +92,9 @@
       "练习代码编辑器：Tab 缩进；先按 Esc 再按 Tab 离开编辑器；Ctrl+Enter 运行并检查");
     st.cm.getInputField().setAttribute("aria-label",
       "练习代码编辑器：Tab 缩进；先按 Esc 再按 Tab 离开编辑器；Ctrl+Enter 运行并检查");
+    // 编辑器里的按键只给编辑器：Sphinx 的快捷键（/ 打开搜索）只放过 input、textarea，手机上 CodeMirror 用
+    // contenteditable 输入，/ 会被它吞掉
+    st.cm.getWrapperElement().addEventListener("keydown", (e) => e.stopPropagation());
     st.cm.on("keydown", (cm, e) => { if (!["Escape", "Tab", "Shift"].includes(e.key)) st.escaped = false; });
     st.cm.on("blur", () => { st.escaped = false; });
     st.cm.on("change", (cm) => localStorage.setItem(st.key, cm.getValue()));
