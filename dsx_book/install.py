@@ -76,12 +76,14 @@ def torch_note():
 
 
 def trouble_note():
-    """命令块下面「装不上时」的三段话：镜像连不上怎么办（第二个镜像），Windows 怎样运行（块里的 source 与 # 行是给
+    """命令块下面「装不上时」的四段话：镜像连不上怎么办（第二个镜像），完全没有网络时怎么办，Windows 怎样运行（块里的 source 与 # 行是给
     macOS、Linux 终端的），Debian、Ubuntu 上没有 python 或 venv 时怎么办。"""
     return ("**装不上时**：出现 `Retrying … NewConnectionError` 或 `No matching distribution found … (from versions: none)`，"
             f"多半是镜像连不上。换第二个镜像 `pip config set global.index-url {PYPI_MIRROR_2}`（阿里云），"
             "再运行失败的那一行；仍不行就检查网络和代理。某一行失败时先解决它，不要接着往下运行（否则最后会是 "
             "`jupyter: command not found`）。",
+            "**完全没有网络时**：装不上（torch、jupyterlab 等都要从镜像下载）。可以先读网页版的压缩包"
+            "（其中的网页练习要在电脑上用 `python -m http.server` 打开），联网后再装。",
             "**Windows**：上面的块是给 macOS、Linux 终端的：`source` 在 Windows 上不能用，以 `#` 开头的注释行在命令提示符里会报错。请逐行运行、"
             "跳过 `#` 行，第 2 行换成 `.venv\\Scripts\\activate`（命令提示符）或 `.venv\\Scripts\\Activate.ps1`（PowerShell；"
             "提示禁止运行脚本时，先运行 `Set-ExecutionPolicy -Scope CurrentUser RemoteSigned`）。激活后提示符前面会出现 `(.venv)`。",
