@@ -19,9 +19,10 @@ import re
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path, PurePosixPath
 
-import nbformat
 from sphinx.errors import SphinxError
 from sphinx.util import logging
+
+from .executed import read_like_myst_nb
 
 logger = logging.getLogger(__name__)
 ANSI = re.compile(r"\x1b\[[0-9;]*m")   # 内核回溯里的颜色
@@ -37,22 +38,6 @@ def jobs():
     if not value.isdigit() or int(value) < 1:
         raise ChapterExecutionError(f"DSX_JOBS 应是正整数（同时执行几章），现在是 {value!r}")
     return int(value)
-
-
-def read_like_myst_nb(path, config):
-    """按 myst-nb 读入时的样子读出笔记本与这一章的配置（内核别名、笔记本元数据里的 mystnb 配置）。"""
-    from myst_nb.core.nb_to_tokens import nb_node_to_dict
-    nb = nbformat.read(path, as_version=4)
-    kernel = nb.metadata.get("kernelspec", {}).get("name")
-    for pattern, alias in (config.kernel_rgx_aliases or {}).items():
-        if kernel is not None and re.fullmatch(pattern, kernel):
-            nb.metadata["kernelspec"]["name"] = alias
-            break
-    if config.metadata_key in nb.metadata:
-        overrides = nb_node_to_dict(nb.metadata[config.metadata_key])
-        overrides.pop("output_folder", None)
-        config = config.copy(**overrides)
-    return nb, config
 
 
 def longest_first(chapters, previous):
@@ -127,33 +112,3 @@ def execute_missing_chapters(app, env, docnames):
         raise ChapterExecutionError("\n\n".join(
             f"{names[path]}（{path.name}）执行出错：{type(error).__name__}\n{ANSI.sub('', str(error)).strip()}"
             for path, error in failures))
-
-
-def from_cache(app, docname):
-    """这一章与执行缓存合并后的笔记本（带输出）；不是 cache 模式或缓存里没有这一章时返回 None。"""
-    config = getattr(app.env, "mystnb_config", None)
-    path = Path(app.env.doc2path(docname))
-    if config is None or config.execution_mode != "cache" or path.suffix != ".ipynb":
-        return None
-    from jupyter_cache import get_cache
-    source, _ = read_like_myst_nb(path, config)   # 与 myst-nb 读入的一样（内核别名），才能与缓存对上
-    try:
-        return get_cache(config.execution_cache_path).merge_match_into_notebook(source)[1]
-    except KeyError:
-        return None
-
-
-def write_executed_notebook(app, doctree):
-    """doctree-read：把带输出的这一章写到 _build/jupyter_execute（myst-nb 在那里放执行后的笔记本）。
-
-    myst-nb 1.4 取缓存时写出的是读入的源笔记本（不带输出；它的 sphinx_.py 写 notebook，而不是与缓存合并后的那份），
-    只有它自己当场执行的章节才带输出。这里的执行让每一章在读入时都取缓存，所以换成与缓存合并后的那份；
-    只改了正文、代码没变（取缓存）的章节也因此不再留下没有输出的笔记本。
-    缓存里没有（执行出错而 raise_on_error 为假）时，myst-nb 写的就是它执行的结果，不动它。"""
-    from .reader_edition import output_folder
-    executed = from_cache(app, app.env.docname)
-    if executed is None:
-        return
-    target = output_folder(app) / f"{app.env.docname}.ipynb"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(executed, str(target))
