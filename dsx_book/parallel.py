@@ -1,6 +1,6 @@
 """Sphinx 小扩展：Sphinx 读入各章之前，把执行缓存里没有的章节同时在两个内核里执行。
 
-myst-nb 的 cache 模式在读入一章时才执行它，一章接一章（新克隆的构建约 120 s 花在这里）。这里在
+myst-nb 的 cache 模式在读入一章时才执行它，一章接一章（空缓存的构建大部分时间花在这里，见 `bench/bench_book.py --cold`）。这里在
 env-before-read-docs（status.py 已清掉过时的缓存）找出这次要读、缓存里又没有的章节，用 myst-nb 自己执行时
 调用的 jupyter-cache 函数 single_nb_execution、同样的参数（章节所在的文件夹、nb_execution_timeout、
 nb_execution_allow_errors、笔记本的内核）执行；每个线程等一个内核进程，计算都在内核里。结果照 myst-nb 的样子存进
@@ -10,8 +10,8 @@ nb_execution_allow_errors、笔记本的内核）执行；每个线程等一个�
 代码长的先。一章出错（nb_execution_raise_on_error）时不再开始新的章节，构建失败，报出章节与错误。
 
 环境变量 DSX_JOBS：同时执行几章，默认 2；DSX_JOBS=1 时这一步什么都不做，仍由 myst-nb 逐章执行（以前的做法）。
-不限制内核里 torch 的线程数：2026-12-01 试过 OMP_NUM_THREADS=1，各章 glue 的值与打印的内容不变（只有计时不同），
-空缓存的构建也不更快（101.1 s 对 102.5 s）。
+不限制内核里 torch 的线程数：限制成 1 时各章 glue 的值与打印的内容不变，空缓存的构建也不更快
+（对照的数与复测的命令见 CONTRIBUTING.md「测过的对照」）。
 """
 import math
 import os
