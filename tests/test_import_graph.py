@@ -115,3 +115,13 @@ def test_a_planted_circle_is_found(tmp_path):
                        + "\n\ndef planted():\n    from .parallel import jobs\n    return jobs\n", encoding="utf-8")
     graph["dsx_book.executed"] = imported_modules("dsx_book.executed", planted, graph)
     assert circles(graph) == [["dsx_book.executed", "dsx_book.parallel"]]
+
+
+def test_widget_modules_import_no_private_names():
+    """探索器的模块之间只用公开的名字（共同底座 base.py 的 Explorer、esc……），不从别的模块导入以 _ 开头的名字。"""
+    bad = []
+    for path in sorted((ROOT / "dsx_util" / "widgets").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                bad += [f"{path.name}: {alias.name}" for alias in node.names if alias.name.startswith("_")]
+    assert bad == []

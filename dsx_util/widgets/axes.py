@@ -4,8 +4,7 @@ PyTorch 代码（`dim=` 那一行）跟着变化。页面内视图的脚本是 s
 import math
 
 from . import spec as S
-from .base import Explorer, esc, new_id, shown_text
-from .geometry import NORM_STYLES
+from .base import NORM_STYLES, Explorer, esc, new_id, shown_text
 
 
 def _span(t, values):

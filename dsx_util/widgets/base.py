@@ -18,6 +18,7 @@ from pathlib import Path
 
 STATIC = Path(__file__).resolve().parent / "static"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+NORM_STYLES = ("explorers.css", "norm_explorers.css")   # 几何与轴探索器另加自己的样式表（含 12 种组色）
 
 
 @cache

@@ -4,9 +4,7 @@ RMSNorm 不投影，直接把 x 缩放到半径 √3 的球面上。α、c 两�
 import math
 
 from . import spec as S
-from .base import Explorer, esc, new_id, shown_text
-
-NORM_STYLES = ("explorers.css", "norm_explorers.css")
+from .base import NORM_STYLES, Explorer, esc, new_id, shown_text
 
 
 def _slider_html(rid, role, conf, value):
