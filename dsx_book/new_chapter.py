@@ -14,6 +14,9 @@ import nbformat
 from .nbsync import EXERCISES_INTRO, SETUP_METADATA, SETUP_TAGS, setup_cell_source
 
 
+GLOSSARY_LINE = "不认识的术语，可以查{doc}`术语表 <glossary>`：每条一句话，并链接到讲它的那一节。"
+
+
 def takeaways(prefix):
     """「面试速答」框（小结之前，3–5 条，每条「- **问题？** 一句话回答。见「{ref}`标签`」。」）。"""
     items = "\n".join(f"- **（第{n}个问题）？** （一句话回答。）见「{{ref}}`{prefix}-first`」。" for n in "一二三")
@@ -31,7 +34,7 @@ def new_chapter(path, title, exercises=False):
                         "language_info": {"name": "python"}, "colab": {"provenance": []}})
     nb.cells = [
         code(setup_cell_source(), metadata={"tags": SETUP_TAGS, **SETUP_METADATA}),
-        md(f"# {title}\n\n**学习目标**\n\n- （本章完成后你能做到的事）"),
+        md(f"# {title}\n\n**学习目标**\n\n- （本章完成后你能做到的事）\n\n{GLOSSARY_LINE}"),
         md(f"({prefix}-first)=\n## 第一节"),
         code("import torch\nimport dsx_util"),
         md(takeaways(prefix)),

@@ -2,7 +2,7 @@
 测量放在能重新运行的地方：bench/ 的输出、CONTRIBUTING.md（写明复测的命令）、CHANGELOG.md。
 
 这里查仓库跟踪的每个 .py、.js、.css 文件（Makefile 与 .github/ 不是这几种文件）：Python 的注释与文档字符串，
-JS 与 CSS 的注释，里面出现日期（2026-12-01、2026 年 12 月、12 月 1 日）就算违反。
+JS 与 CSS 的注释，里面出现日期（年-月-日、某年某月、某月某日，写法见 DATE）就算违反。
 """
 import ast
 import io

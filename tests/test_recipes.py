@@ -61,7 +61,7 @@ def write_chapter_body(tree):
 
     def body(text):
         nb = nbformat.reads(text, as_version=4)
-        nb.cells[1].source = "# 示例\n\n**学习目标**\n\n- 算出一行数的均值。"
+        nb.cells[1].source = nb.cells[1].source.replace("- （本章完成后你能做到的事）", "- 算出一行数的均值。")
         first = next(i for i, c in enumerate(nb.cells) if "## 第一节" in c.source)
         nb.cells[first].source = "(ch14-first)=\n## 第一节\n\n一行数的均值是 {glue:text}`ch14_mean`。"
         nb.cells[first + 1].source = "import torch\n\nx = torch.arange(4.0)\nx.mean()"
