@@ -7,6 +7,7 @@ Jupyter Book 上的每一步（哪个事件、哪个函数、在哪个模块）�
 模块：
 - status          改了 dsx_util 就重新执行各章；执行状态页的表格用中文
 - parallel        缓存里没有的章节在读入之前同时执行（DSX_JOBS 个内核，默认 2）
+- executed        执行后的章节（与执行缓存合并）：构建的几步与 tests/conftest.py 都从这里取
 - figure_alt      插图的文字描述（alt）里的 {glue:名字} 换成代码算出的文字
 - typography      中文排版：删掉源文件换行带来的多余空格，行内公式不和后面的标点分开
 - inpage          网页里运行并检查纯 Python 练习（Pyodide + CodeMirror，来自 npm）
@@ -23,8 +24,8 @@ Jupyter Book 上的每一步（哪个事件、哪个函数、在哪个模块）�
 
 def setup(app):
     # 在这里才导入各步的模块：测试与脚本 import dsx_book.common 等小模块时不必加载 Sphinx
-    from . import (figure_alt, formulas, from_disk, icons, inpage, offline, parallel, reader_edition, status, trim,
-                   typography)
+    from . import (executed, figure_alt, formulas, from_disk, icons, inpage, offline, parallel, reader_edition, status,
+                   trim, typography)
 
     # 配置项（_config.yml 的 sphinx.config 里可改）
     app.add_config_value("dsx_execution_inputs", ["dsx_util"], "env")   # 这些目录的内容变了，各章重新执行
@@ -42,7 +43,7 @@ def setup(app):
 
     # 3. 读入每个文档（myst-nb 执行或取缓存之后）：中文排版；带输出的章节写到 _build/jupyter_execute
     app.add_transform(typography.ChineseTypography)
-    app.connect("doctree-read", parallel.write_executed_notebook)
+    app.connect("doctree-read", executed.write_executed_notebook)
     app.connect("doctree-read", figure_alt.fill_figure_alt)
 
     # 4. 全部读完：在一个 node 进程里排版全书公式（结果按公式缓存）

@@ -51,7 +51,7 @@ def fill_figure_alt(app, doctree):
     images = [n for n in doctree.findall(nodes.image) if PLACEHOLDER.search(n.get("alt", ""))]
     if not images:
         return
-    from .parallel import from_cache
+    from .executed import from_cache
     executed = from_cache(app, app.env.docname)
     texts = glued_texts(executed) if executed is not None else {}
     for node in images:

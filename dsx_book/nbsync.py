@@ -189,8 +189,11 @@ def chapters():
     return chapter_paths()
 
 
+MANUAL = "需要手动修正："   # make sync 改不了的问题以它开头；有这样的问题时 make sync 以退出码 1 结束
+
+
 def sync(path, check=False):
-    """返回需要修正的问题列表；check=False 时同时写回修正后的文件。"""
+    """返回需要修正的问题列表；check=False 时同时写回修正后的文件（以 MANUAL 开头的问题除外）。"""
     nb = nbformat.read(path, as_version=4)
     problems = []
     setup = setup_cell_source()
@@ -213,9 +216,17 @@ def sync(path, check=False):
         if "exercises" in cell.metadata.get("tags", []) and cell.source != EXERCISES_INTRO:
             problems.append("「## 练习」标记单元格与标准内容不一致")
             cell.source = EXERCISES_INTRO
-    from dsx_util.exercises.catalog import fill_exercises
-    if fill_exercises(nb, Path(path).stem):
+    from dsx_util.exercises.catalog import exercises_for, fill_exercises
+    marked = any("exercises" in cell.metadata.get("tags", []) for cell in nb.cells)
+    has_exercises = bool(exercises_for(Path(path).stem))
+    if marked and has_exercises and fill_exercises(nb, Path(path).stem):
         problems.append("练习单元格与 dsx_util/exercises/items/ 里的练习不一致")
+    elif marked and not has_exercises:
+        problems.append(MANUAL + "有「## 练习」标记单元格，但 dsx_util/exercises/items/ 里没有这一章的练习："
+                        "删掉标记单元格（没有练习的一章不要它），或先加练习（CONTRIBUTING.md「加一道练习」）")
+    elif has_exercises and not marked:
+        problems.append(MANUAL + "dsx_util/exercises/items/ 里有这一章的练习，笔记本里却没有「## 练习」标记单元格："
+                        "在「## 小结」之后加上它（python -m dsx_book.new_chapter … --exercises 生成的章节有它）")
     for cell in nb.cells:
         if cell.cell_type == "code" and (cell.outputs or cell.execution_count):
             problems.append("有未清空的输出")
@@ -231,13 +242,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
-    bad = 0
+    bad = manual = 0
     for path in chapters():
         problems = sync(path, check=args.check)
         if problems:
             bad += 1
+            manual += any(p.startswith(MANUAL) for p in problems)
             print(f"{path.relative_to(ROOT)}: {'；'.join(problems)}")
-    if args.check and bad:
+    if (args.check and bad) or manual:
         sys.exit(1)
 
 

@@ -1,6 +1,6 @@
 """Sphinx 小扩展：Sphinx 读入各章之前，把执行缓存里没有的章节同时在两个内核里执行。
 
-myst-nb 的 cache 模式在读入一章时才执行它，一章接一章（新克隆的构建约 120 s 花在这里）。这里在
+myst-nb 的 cache 模式在读入一章时才执行它，一章接一章（空缓存的构建大部分时间花在这里，见 `bench/bench_book.py --cold`）。这里在
 env-before-read-docs（status.py 已清掉过时的缓存）找出这次要读、缓存里又没有的章节，用 myst-nb 自己执行时
 调用的 jupyter-cache 函数 single_nb_execution、同样的参数（章节所在的文件夹、nb_execution_timeout、
 nb_execution_allow_errors、笔记本的内核）执行；每个线程等一个内核进程，计算都在内核里。结果照 myst-nb 的样子存进
@@ -10,8 +10,8 @@ nb_execution_allow_errors、笔记本的内核）执行；每个线程等一个�
 代码长的先。一章出错（nb_execution_raise_on_error）时不再开始新的章节，构建失败，报出章节与错误。
 
 环境变量 DSX_JOBS：同时执行几章，默认 2；DSX_JOBS=1 时这一步什么都不做，仍由 myst-nb 逐章执行（以前的做法）。
-不限制内核里 torch 的线程数：2026-12-01 试过 OMP_NUM_THREADS=1，各章 glue 的值与打印的内容不变（只有计时不同），
-空缓存的构建也不更快（101.1 s 对 102.5 s）。
+不限制内核里 torch 的线程数：限制成 1 时各章 glue 的值与打印的内容不变，空缓存的构建也不更快
+（对照的数与复测的命令见 CONTRIBUTING.md「测过的对照」）。
 """
 import math
 import os
@@ -19,9 +19,10 @@ import re
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path, PurePosixPath
 
-import nbformat
 from sphinx.errors import SphinxError
 from sphinx.util import logging
+
+from .executed import read_like_myst_nb
 
 logger = logging.getLogger(__name__)
 ANSI = re.compile(r"\x1b\[[0-9;]*m")   # 内核回溯里的颜色
@@ -37,22 +38,6 @@ def jobs():
     if not value.isdigit() or int(value) < 1:
         raise ChapterExecutionError(f"DSX_JOBS 应是正整数（同时执行几章），现在是 {value!r}")
     return int(value)
-
-
-def read_like_myst_nb(path, config):
-    """按 myst-nb 读入时的样子读出笔记本与这一章的配置（内核别名、笔记本元数据里的 mystnb 配置）。"""
-    from myst_nb.core.nb_to_tokens import nb_node_to_dict
-    nb = nbformat.read(path, as_version=4)
-    kernel = nb.metadata.get("kernelspec", {}).get("name")
-    for pattern, alias in (config.kernel_rgx_aliases or {}).items():
-        if kernel is not None and re.fullmatch(pattern, kernel):
-            nb.metadata["kernelspec"]["name"] = alias
-            break
-    if config.metadata_key in nb.metadata:
-        overrides = nb_node_to_dict(nb.metadata[config.metadata_key])
-        overrides.pop("output_folder", None)
-        config = config.copy(**overrides)
-    return nb, config
 
 
 def longest_first(chapters, previous):
@@ -127,33 +112,3 @@ def execute_missing_chapters(app, env, docnames):
         raise ChapterExecutionError("\n\n".join(
             f"{names[path]}（{path.name}）执行出错：{type(error).__name__}\n{ANSI.sub('', str(error)).strip()}"
             for path, error in failures))
-
-
-def from_cache(app, docname):
-    """这一章与执行缓存合并后的笔记本（带输出）；不是 cache 模式或缓存里没有这一章时返回 None。"""
-    config = getattr(app.env, "mystnb_config", None)
-    path = Path(app.env.doc2path(docname))
-    if config is None or config.execution_mode != "cache" or path.suffix != ".ipynb":
-        return None
-    from jupyter_cache import get_cache
-    source, _ = read_like_myst_nb(path, config)   # 与 myst-nb 读入的一样（内核别名），才能与缓存对上
-    try:
-        return get_cache(config.execution_cache_path).merge_match_into_notebook(source)[1]
-    except KeyError:
-        return None
-
-
-def write_executed_notebook(app, doctree):
-    """doctree-read：把带输出的这一章写到 _build/jupyter_execute（myst-nb 在那里放执行后的笔记本）。
-
-    myst-nb 1.4 取缓存时写出的是读入的源笔记本（不带输出；它的 sphinx_.py 写 notebook，而不是与缓存合并后的那份），
-    只有它自己当场执行的章节才带输出。这里的执行让每一章在读入时都取缓存，所以换成与缓存合并后的那份；
-    只改了正文、代码没变（取缓存）的章节也因此不再留下没有输出的笔记本。
-    缓存里没有（执行出错而 raise_on_error 为假）时，myst-nb 写的就是它执行的结果，不动它。"""
-    from .reader_edition import output_folder
-    executed = from_cache(app, app.env.docname)
-    if executed is None:
-        return
-    target = output_folder(app) / f"{app.env.docname}.ipynb"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(executed, str(target))

@@ -27,6 +27,7 @@ from sphinx.errors import ExtensionError
 from sphinx.locale import admonitionlabels
 from sphinx.util import logging
 
+from .executed import executed_notebook, output_folder
 from .myst_markdown import Converter
 
 NOTEBOOKS_BRANCH = "notebooks"   # 发布流程把 _build/reader/ 推到这个分支的根目录
@@ -149,11 +150,6 @@ def _plain(title):
     return re.sub(r"[`*$\s]", "", title)
 
 
-def output_folder(app):
-    """myst-nb 写执行结果（执行后的笔记本、glue 数据）的目录，即 _build/jupyter_execute。"""
-    return Path(app.env.mystnb_config.output_folder)
-
-
 # ---------------------------------------------------------------- 生成
 def reader_notebook(app, docname, local=None):
     """按源笔记本生成读者版：Markdown 单元格改写，代码单元格原样保留、清空输出；glue 单元格不要。
@@ -184,17 +180,6 @@ def is_glue_cell(cell):
     """只给正文供数的隐藏单元格（标签 glue 和 remove-cell）：网页、PDF 与读者版都不显示。"""
     tags = cell.get("metadata", {}).get("tags", [])
     return cell.get("cell_type") == "code" and "glue" in tags and "remove-cell" in tags
-
-
-def executed_notebook(app, docname, source):
-    """本次构建执行过的这一章（带输出）：execute_notebooks 为 cache 时从 myst-nb 的执行缓存里取（parallel.from_cache），
-    否则取 myst-nb 写到 _build/jupyter_execute 的笔记本。"""
-    from .parallel import from_cache
-    executed = from_cache(app, docname)
-    if executed is not None:
-        return executed
-    path = output_folder(app) / f"{docname}.ipynb"
-    return nbformat.read(str(path), as_version=4) if path.exists() else source
 
 
 def widget_cell_ids(executed):

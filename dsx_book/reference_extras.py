@@ -15,6 +15,8 @@ import torch
 from dsx_util import reference_model as rm
 from dsx_util import variants
 
+from .reference_training import DATA, ROOT, load_other_seed
+
 OTHER_SEEDS = (1, 2)
 FINETUNE_STEPS = 200
 FINETUNE = dict(rm.TRAIN, lr=3e-4, min_lr=3e-4, warmup=1, log_every=50)
@@ -57,8 +59,6 @@ def part_frozen_finetune():
 
 
 def part_seeds():
-    from dsx_book.train_reference import load_other_seed
-
     _, val_ids = rm.encode_corpus()
     probe = rm.probe_batch()
     model, _ = rm.load_reference_model()
@@ -111,8 +111,6 @@ PARTS = {"ch12_long": part_ch12_long, "frozen_finetune": part_frozen_finetune, "
 def main(argv=None):
     """依次算完各部分写进 reference_extras.json；--part 只算一部分（存到 _build/，可以几个进程同时算），--merge 合并。"""
     import argparse
-
-    from dsx_book.train_reference import DATA, ROOT
 
     parser = argparse.ArgumentParser(description="第 13 章的其他结果")
     parser.add_argument("--part", choices=sorted(PARTS))

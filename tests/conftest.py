@@ -22,15 +22,9 @@ def _from_build_cache(path):
     if os.environ.get("DSX_EXECUTE") == "1" or not (CACHE / "global.db").exists():
         return None
     import nbformat
-    from jupyter_cache import get_cache
-    cache = get_cache(CACHE)
-    nb = nbformat.read(path, as_version=4)
-    try:
-        record = cache.match_cache_notebook(nb)
-    except KeyError:
-        return None
-    _, merged = cache.merge_match_into_notebook(nb)
-    return merged, record.data.get("execution_seconds")
+
+    from dsx_book.executed import merge_with_cache
+    return merge_with_cache(nbformat.read(path, as_version=4), CACHE)
 
 
 @cache

@@ -59,6 +59,7 @@ ALLOWED_PATH_PATCHING = {
     ("tests/test_release.py", '("PYTHONPATH", "VIRTUAL_ENV")'): "反过来：从全新环境的变量里去掉 PYTHONPATH",
     ("tests/test_release.py", 'os.environ["PYTHONPATH"].split(os.pathsep)[0]'):
         "假 pip 把「装上的」包的安装信息写进上面那个替身目录",
+    ("tests/recipes.py", "PYTHONPATH=str(self.root)"): "照做菜谱的仓库副本：命令导入副本里的 dsx_book、dsx_util，不碰原仓库",
     ("tests/test_python_versions.py", '("PYTHONPATH", "PYTHONHOME")'): "反过来：装好 wheel 的虚拟环境里不用仓库的源码",
     ("tests/test_release.py", '("PYTHONPATH", "PYTHONHOME", "DSX_UTIL_SOURCE")'):
         "反过来：真 pip 的临时虚拟环境里不用仓库的源码",

@@ -36,11 +36,12 @@ def test_template_runs_and_reports_not_done(ex, capsys):
     assert "NotImplementedError" in capsys.readouterr().out   # 终端里显示了“还没有完成”
 
 
-def test_two_to_four_exercises_in_every_chapter():
+def test_at_most_four_exercises_in_every_chapter():
+    """每章最多 4 道练习；也可以没有（CONTRIBUTING.md「加一章（没有练习）」）或只有一道。"""
     stems = [p.stem for p in chapter_paths()]
     assert len(stems) >= 12
     for stem in stems:
-        assert 2 <= len(exercises_for(stem)) <= 4, stem
+        assert len(exercises_for(stem)) <= 4, stem
     assert {ex.chapter for ex in EXERCISES} <= set(stems), "有练习属于不存在的章节"
 
 
@@ -186,7 +187,7 @@ def test_fill_exercises_into_a_chapter_skeleton(tmp_path):
     from dsx_book.nbsync import sync
     from dsx_book.new_chapter import new_chapter
     path = tmp_path / "ch08_rmsnorm.ipynb"
-    new_chapter(path, "RMSNorm")
+    new_chapter(path, "RMSNorm", exercises=True)
     nb = nbformat.read(path, as_version=4)
     before = len(nb.cells)
     assert fill_exercises(nb, path.stem) is True

@@ -73,7 +73,7 @@ def hexrgb(text):
 
 def palette(dark):
     rule = (r'html\[data-theme="dark"\] \.dsx-explorer td\.dsx-g(\d+),[^{]*' if dark
-            else r'^\.dsx-explorer td\.dsx-g(\d+)\s*')
+            else r'(?:^|(?<=\} ))\.dsx-explorer td\.dsx-g(\d+)\s*')   # 亮色的组色一行写几条
     found = re.findall(rule + r'\{ background: hsl\((\d+), (\d+)%, (\d+)%\); \}', CSS, re.M)
     return {int(i): hsl(int(h), int(s), int(light)) for i, h, s, light in found}
 

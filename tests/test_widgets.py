@@ -19,8 +19,9 @@ import torch.nn.functional as F
 
 from dsx_util.widgets import dim_keepdim_explorer, layer_norm_explorer, norm_axes_explorer, norm_geometry_explorer
 from dsx_util.widgets import spec as S
-from dsx_util.widgets.explorers import broadcast_rule
-from dsx_util.widgets.norm_explorers import group_ids, project, view_basis
+from dsx_util.widgets.axes import group_ids
+from dsx_util.widgets.broadcast import broadcast_rule
+from dsx_util.widgets.geometry import project, view_basis
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDGETS_SRC = ROOT / "dsx_util" / "widgets"
@@ -59,12 +60,12 @@ def test_import_stays_light():
 
 def test_source_uses_only_widgets_common_to_7_and_8():
     src = "".join((WIDGETS_SRC / name).read_text(encoding="utf-8")
-                  for name in ("explorers.py", "norm_explorers.py", "activation_explorer.py"))
+                  for name in ("layer_norm.py", "broadcast.py", "geometry.py", "axes.py", "activation_explorer.py"))
     assert "tooltip" not in src and "interactive" not in src
     used = set(re.findall(r"\bW\.(\w+)\(", src))
     common = {"FloatSlider", "FloatLogSlider", "Dropdown", "Checkbox", "Button", "HTML", "VBox", "HBox", "Layout"}
     assert used and used <= common, used - common
-    for name in ("explorers.js", "norm_explorers.js"):
+    for name in ("base.js", "explorers.js", "norm_explorers.js"):
         js = (WIDGETS_SRC / "static" / name).read_text(encoding="utf-8")
         assert "eval(" not in js and "new Function" not in js and "</script" not in js
 
@@ -391,7 +392,7 @@ def test_explorer_layout_has_no_fixed_pixel_widths():
         for name, control in w.items():
             width = getattr(getattr(control, "layout", None), "width", None)
             assert width in (None, "auto", "100%"), (name, width)
-    src = (WIDGETS_SRC / "explorers.py").read_text(encoding="utf-8")
+    src = "".join(path.read_text(encoding="utf-8") for path in WIDGETS_SRC.glob("*.py"))
     assert "460px" not in src
 
 
@@ -511,7 +512,7 @@ def test_geometry_eps_shrinks_ln_output_near_c_times_ones():
 def test_near_button_moves_x_prime_close_to_c_times_ones_and_keeps_it_in_view():
     """「让 x′ 接近 c·1」：按下后图里画的 x′ = αx + c·1 的每个分量离 c 不超过 0.05·α，x′ 在画面里（没有「x′ 在画面外」），
     居中后的长度远小于默认的 x；α 不变，c 在画面能容下的范围里不变，超出时移到最近的边界（滑块上的每个 c 都试）。"""
-    from dsx_util.widgets.norm_explorers import project, view_basis
+    from dsx_util.widgets.geometry import project, view_basis
     spec = norm_geometry_explorer().spec
     view, conf, lo, hi = spec["view"], spec["presets"]["near"], spec["controls"]["shift"]["min"], spec["controls"]["shift"]["max"]
     basis = view_basis(view)
@@ -539,7 +540,7 @@ def test_near_button_moves_x_prime_close_to_c_times_ones_and_keeps_it_in_view():
 def test_geometry_labels_never_overlap_over_a_sweep():
     """拖动滑块的一组组合里，每张图上所有文字的外框（place_labels 用的估计宽度，比实际略宽）两两不重叠，
     也不出画面。浏览器测试用实际排版出的外框再查一遍（tests/test_browser_explorers.py）。"""
-    from dsx_util.widgets.norm_explorers import label_box
+    from dsx_util.widgets.geometry import label_box
     ex = norm_geometry_explorer()
     text_re = re.compile(r'<text class="([^"]+)"(?: data-role="[^"]*")? x="([-\d.]+)" y="([-\d.]+)"'
                          r'(?: visibility="(?:visible|(hidden))")? font-size="(\d+)"(?: text-anchor="(\w+)")?[^>]*>([^<]*)</text>')

@@ -7,11 +7,16 @@
 - `activation_explorer(activation_data(model, ids, tokens))`：训练好的模型读一句话时，选一层、一个词元，
   看层归一化的 x、μ、σ、x̂ 与输出，以及这个词元落在本层 S 曲线的哪一段。
 
+模块：base（共同底座：两种视图、页面内视图的组装）、bars（柱状图）、layer_norm、broadcast、geometry、axes、
+activation_explorer（每个探索器一个模块）、spec（两种视图共用的规格）；页面内视图的脚本与样式在 static/。
+
 本模块不在导入时加载 torch、ipywidgets 或 IPython，它们在第一次创建探索器时才导入。
 """
-from .explorers import DimKeepdimExplorer, LayerNormExplorer, dim_keepdim_explorer, layer_norm_explorer
 from .activation_explorer import ActivationExplorer, activation_data, activation_explorer
-from .norm_explorers import NormAxesExplorer, NormGeometryExplorer, norm_axes_explorer, norm_geometry_explorer
+from .axes import NormAxesExplorer, norm_axes_explorer
+from .broadcast import DimKeepdimExplorer, dim_keepdim_explorer
+from .geometry import NormGeometryExplorer, norm_geometry_explorer
+from .layer_norm import LayerNormExplorer, layer_norm_explorer
 
 __all__ = ["layer_norm_explorer", "dim_keepdim_explorer", "norm_geometry_explorer", "norm_axes_explorer",
            "activation_explorer", "activation_data",

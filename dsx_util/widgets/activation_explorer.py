@@ -5,7 +5,7 @@
 - `activation_explorer(data)`：选一层、选一个词元，看 x、μ、σ、x̂ 与 γ⊙x̂+β，以及这个词元落在本层 S 曲线
   （全部词元、全部特征的 x → x̂ 散点，仿 DyT 论文图 1）的哪一段。
 
-与 explorers.py 里的探索器相同：同一个对象在 Jupyter/Colab 里是 ipywidgets 控件（数字由 torch 计算），在 HTML 书页里
+与别的探索器相同（base.py）：同一个对象在 Jupyter/Colab 里是 ipywidgets 控件（数字由 torch 计算），在 HTML 书页里
 是自包含的页面内视图（脚本与样式共用 static/explorers.js、explorers.css）。两边读同一份数据：页面内视图拿到的是
 它的 JSON，解码后的每个数与 Python 这边完全相同。torch、ipywidgets 在用到时才导入。
 """
@@ -14,7 +14,8 @@ import math
 import struct
 
 from . import spec as S
-from .explorers import _Explorer, _esc, _kernel_view, _new_id, _page, _shown, bars_svg
+from .bars import bars_svg
+from .base import Explorer, esc, new_id, shown_text
 
 
 # ---------------------------------------------------------------- 数据：量化与解码（与 explorers.js 的 unpack 相同）
@@ -183,9 +184,9 @@ def scatter_svg(all_path, sel_path, line, title, labels):
     right, bottom = w - g["right"], h - g["bottom"]
     cx, cy = (left + right) / 2, (top + bottom) / 2
     return (
-        f'<svg class="dsx-scatter" data-role="chart-scatter" role="img" aria-label="{_esc(title)}" width="{w}" '
+        f'<svg class="dsx-scatter" data-role="chart-scatter" role="img" aria-label="{esc(title)}" width="{w}" '
         f'height="{h}" viewBox="0 0 {w} {h}" xmlns="http://www.w3.org/2000/svg">'
-        f'<text class="dsx-chart-title" x="{left}" y="14" font-size="12" font-weight="600">{_esc(charts["scatter"])}</text>'
+        f'<text class="dsx-chart-title" x="{left}" y="14" font-size="12" font-weight="600">{esc(charts["scatter"])}</text>'
         f'<path class="dsx-frame" d="M{left} {top}H{right}V{bottom}H{left}z"/>'
         f'<path class="dsx-zero" d="M{left} {cy}H{right}M{cx} {top}V{bottom}"/>'
         f'<text x="{left - 4}" y="{top + 4}" font-size="10" text-anchor="end" data-role="tick-h-hi">{labels["rh"]}</text>'
@@ -193,15 +194,15 @@ def scatter_svg(all_path, sel_path, line, title, labels):
         f'<text x="{left - 4}" y="{bottom}" font-size="10" text-anchor="end" data-role="tick-h-lo">{labels["rh_lo"]}</text>'
         f'<text x="{left}" y="{bottom + 12}" font-size="10" text-anchor="middle" data-role="tick-x-lo">{labels["rx_lo"]}</text>'
         f'<text x="{right}" y="{bottom + 12}" font-size="10" text-anchor="end" data-role="tick-x-hi">{labels["rx"]}</text>'
-        f'<text x="{cx}" y="{h - 3}" font-size="10" text-anchor="middle">{_esc(charts["scatter_x"])}</text>'
-        f'<text x="6" y="{cy - 8}" font-size="10">{_esc(charts["scatter_y"])}</text>'
+        f'<text x="{cx}" y="{h - 3}" font-size="10" text-anchor="middle">{esc(charts["scatter_x"])}</text>'
+        f'<text x="6" y="{cy - 8}" font-size="10">{esc(charts["scatter_y"])}</text>'
         f'<path class="dsx-pts" data-role="scatter-all" d="{all_path}"/>'
         f'<path class="dsx-line" data-role="scatter-line" d="{line}"/>'
         f'<path class="dsx-pts-sel" data-role="scatter-sel" d="{sel_path}"/></svg>'
     )
 
 
-class ActivationExplorer(_Explorer):
+class ActivationExplorer(Explorer):
     """真实激活值探索器。`.widget` 是 ipywidgets 视图；`.set(layer=..., token=...)` 用程序拨动控件；
     `.numbers()` 是 torch 算出的数；`.shown()` 读出显示的文字。"""
 
@@ -280,8 +281,8 @@ class ActivationExplorer(_Explorer):
     # ---------- 显示（内核视图与页面视图共用同一段 HTML 结构）
     def _sentence_html(self):
         spans = "".join(f'<span class="dsx-tok{" dsx-tok-sel" if k == self.token else ""}" data-t="{k}">'
-                        f'{_esc(S.token_label(c))}</span>' for k, c in enumerate(self.tokens))
-        return (f'<div class="dsx-note">{_esc(S.fill(self.spec["text"]["sentence"], {"t": self.t_count}))}</div>'
+                        f'{esc(S.token_label(c))}</span>' for k, c in enumerate(self.tokens))
+        return (f'<div class="dsx-note">{esc(S.fill(self.spec["text"]["sentence"], {"t": self.t_count}))}</div>'
                 f'<div class="dsx-sentence" data-role="sentence">{spans}</div>')
 
     def _dynamic_html(self):
@@ -294,10 +295,10 @@ class ActivationExplorer(_Explorer):
         j = nums["j"]
         x = nums["x"].tolist()
         xhat, y = nums["xhat"].tolist(), nums["y"].tolist()
-        span = lambda role, v: f'<span class="dsx-num" data-role="{role}">{_esc(v)}</span>'  # noqa: E731
+        span = lambda role, v: f'<span class="dsx-num" data-role="{role}">{esc(v)}</span>'  # noqa: E731
 
         def line(key, roles):
-            return S.fill(_esc(t[key]), {k: span(role, v) for k, (role, v) in roles.items()})
+            return S.fill(esc(t[key]), {k: span(role, v) for k, (role, v) in roles.items()})
 
         xs_all = self._x[i]
         hats_all = [(xs_all[k * h + c] - self._stats[i][k][0]) / self._stats[i][k][2]
@@ -322,7 +323,7 @@ class ActivationExplorer(_Explorer):
             scatter_svg(scatter_path(xs_all, hats_all, r["rx"], r["rh"]), sel,
                         token_line(mu_p, sigma_p, r["rx"], r["rh"]), aria, r["labels"]),
             f'<div class="dsx-note" data-role="curve">{line("curve", {"t": ("act-n2", str(self.t_count)), "h": ("act-h2", str(h)), "slope": ("act-slope", S.fmt(1 / nums["sigma"]))})}</div>',
-            f'<div class="dsx-note">{_esc(S.fill(t["note"], {"err": S.fmt(self.quant_error())}))}</div>',
+            f'<div class="dsx-note">{esc(S.fill(t["note"], {"err": S.fmt(self.quant_error())}))}</div>',
         ])
 
     def quant_error(self):
@@ -336,26 +337,26 @@ class ActivationExplorer(_Explorer):
                 for k, c in enumerate(self.tokens)]
 
     def _repr_html_(self):
-        c, rid = self.spec["controls"], _new_id("dsx-act")
+        c, rid = self.spec["controls"], new_id("dsx-act")
 
         def select(role, current):
-            opts = "".join(f'<option value="{v}"{" selected" if v == current else ""}>{_esc(lab)}</option>'
+            opts = "".join(f'<option value="{v}"{" selected" if v == current else ""}>{esc(lab)}</option>'
                            for lab, v in self._options(role))
-            return (f'<div class="dsx-row"><label for="{rid}-{role}">{_esc(c[role]["label"])}</label>'
+            return (f'<div class="dsx-row"><label for="{rid}-{role}">{esc(c[role]["label"])}</label>'
                     f'<select id="{rid}-{role}" data-role="{role}">{opts}</select></div>')
 
         body = "".join([
-            f'<div class="dsx-title">{_esc(self.spec["title"])}</div>',
+            f'<div class="dsx-title">{esc(self.spec["title"])}</div>',
             select("layer", self.layer), select("token", self.token),
-            f'<div class="dsx-row"><button type="button" data-role="prev">{_esc(c["prev"]["label"])}</button>'
-            f'<button type="button" data-role="next">{_esc(c["next"]["label"])}</button></div>',
+            f'<div class="dsx-row"><button type="button" data-role="prev">{esc(c["prev"]["label"])}</button>'
+            f'<button type="button" data-role="next">{esc(c["next"]["label"])}</button></div>',
             self._dynamic_html(),
         ])
         data = {"tokens": self.tokens, "h": self.h, "layers": [
             {"label": L["label"], "eps": L["eps"], "x": L["x"], "gamma": L["gamma"], "beta": L["beta"],
              "rx": r["rx"], "rh": r["rh"], "ry": r["ry"], "labels": r["labels"]}
             for L, r in zip(self.layers, self._ranges)]}
-        return _page(rid, "activations", body, self.spec, data)
+        return self.page(rid, "activations", body, self.spec, data)
 
     def _plain(self):
         return (f"ActivationExplorer（{len(self.layers)} 个层归一化，{self.t_count} 个词元，H = {self.h}）："
@@ -374,8 +375,8 @@ class ActivationExplorer(_Explorer):
                                  style=style, layout=lay),
              "prev": W.Button(description=c["prev"]["label"], layout=W.Layout(width="auto")),
              "next": W.Button(description=c["next"]["label"], layout=W.Layout(width="auto")),
-             "view": W.HTML(value=_kernel_view(self._dynamic_html()))}
-        w["box"] = W.VBox([W.HTML(value=f"<b>{_esc(self.spec['title'])}</b>"), w["layer"], w["token"],
+             "view": W.HTML(value=self.kernel_view(self._dynamic_html()))}
+        w["box"] = W.VBox([W.HTML(value=f"<b>{esc(self.spec['title'])}</b>"), w["layer"], w["token"],
                            W.HBox([w["prev"], w["next"]], layout=W.Layout(flex_flow="row wrap")), w["view"]])
         self._w = w
         w["layer"].observe(self._on_change, "value")
@@ -387,7 +388,7 @@ class ActivationExplorer(_Explorer):
         w = self._w
         self.layer, self.token = int(w["layer"].value), int(w["token"].value)
         if not self._busy:
-            w["view"].value = _kernel_view(self._dynamic_html())
+            w["view"].value = self.kernel_view(self._dynamic_html())
 
     def set(self, layer=None, token=None):
         """用程序拨动控件：layer 是层归一化的序号（0 起），token 是词元的位置（0 起）。"""
@@ -405,7 +406,7 @@ class ActivationExplorer(_Explorer):
 
     def shown(self):
         """内核视图当前显示的文字：{data-role: 文字}，例如 shown()["act-sigma"]。"""
-        return _shown(self.widget and self._w["view"].value)
+        return shown_text(self.widget and self._w["view"].value)
 
 
 def activation_explorer(data, *, layer=0, token=None):

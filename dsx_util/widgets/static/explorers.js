@@ -1,33 +1,17 @@
 /* 《动手学 GPT 层归一化》交互探索器的页面内版本（HTML 书页里没有内核，全部在浏览器里计算）。
- * 由 dsx_util/widgets/explorers.py 内联进每个探索器的 text/html 输出；同一页可以有多个探索器，
- * 本文件只定义一次 window.DSXExplorers。规格（标签、范围、文字模板、输入向量）来自同一份 Python spec 的 JSON。
+ * 由 dsx_util/widgets/base.py 内联进层归一化、dim/keepdim、激活值探索器的 text/html 输出（在 base.js 之后）；
+ * 同一页可以有多个探索器，本文件只定义一次 window.DSXExplorers。规格（标签、范围、文字模板、输入向量）来自同一份 Python spec 的 JSON。
  * 不用 eval，不加载任何外部资源。 */
 (function () {
   "use strict";
   if (window.DSXExplorers) { return; }
 
-  // ---- 与 spec.py 中 fill / fmt / fmt_eps / fmt_shape 一致的小工具 ----
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : m;
-    });
-  }
-  function padExp(s) { return s.replace(/e([+-])(\d)$/, "e$10$2"); }
-  function fmt(v) {
-    if (Number.isNaN(v)) { return "NaN"; }
-    if (!Number.isFinite(v)) { return v > 0 ? "inf" : "-inf"; }
-    if (Math.abs(v) >= 1e5) { return padExp(v.toExponential(3)); }
-    var s = v.toFixed(4);
-    return s === "-0.0000" ? "0.0000" : s;
-  }
-  function fmtEps(v) { return padExp(v.toExponential(1)); }
-  function fmtShape(shape) { return "[" + shape.join(", ") + "]"; }
-  function q(root, role) { return root.querySelector('[data-role="' + role + '"]'); }
-  function readSpec(root) {
-    return JSON.parse(q(root, "spec").textContent);
-  }
+  // ---- 共用的小工具（base.js，与 spec.py 一致）----
+  var base = window.DSXExplorerBase;
+  var fill = base.fill, fmt = base.fmt, fmtEps = base.fmtEps, fmtShape = base.fmtShape, q = base.q;
+  function readSpec(root) { return base.json(root, "spec"); }
 
-  // ---- 柱状图：几何与 explorers.py 的 bars_svg 相同（固定纵轴 [-R, R]），只更新 path 的 d 属性，H = 768 时也很快 ----
+  // ---- 柱状图：几何与 bars.py 的 bars_svg 相同（固定纵轴 [-R, R]），只更新 path 的 d 属性，H = 768 时也很快 ----
   var CW = 240, CH = 150, PL = 48, PR = 6, PT = 22, PB = 8;
   function chartPaths(values, j, span) {
     var n = values.length, i, count = 0;
@@ -155,7 +139,7 @@
     render();
   }
 
-  // ---- dim / keepdim 探索器：广播规则（与 explorers.py 的 broadcast_rule 相同，测试拿 torch 核对） ----
+  // ---- dim / keepdim 探索器：广播规则（与 broadcast.py 的 broadcast_rule 相同，测试拿 torch 核对） ----
   function broadcastRule(shape, dim, keepdim) {
     var n = shape.length, d = dim < 0 ? dim + n : dim, m = [], i;
     for (i = 0; i < n; i++) { if (i !== d) { m.push(shape[i]); } else if (keepdim) { m.push(1); } }

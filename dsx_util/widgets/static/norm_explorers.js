@@ -1,32 +1,16 @@
 /* 几何探索器（H = 3）与轴探索器（[B, T, H]）的页面内版本：HTML 书页里没有内核，全部在浏览器里计算。
- * 由 dsx_util/widgets/norm_explorers.py 内联进探索器的 text/html 输出；本文件只定义一次 window.DSXNormExplorers。
- * 规格（标签、范围、文字模板、视角、张量）来自同一份 Python spec 的 JSON；几何与 norm_explorers.py 的 view_basis/project 相同。
+ * 由 dsx_util/widgets/base.py 内联进几何与轴探索器（geometry.py、axes.py）的 text/html 输出（在 base.js 之后）；本文件只定义一次 window.DSXNormExplorers。
+ * 规格（标签、范围、文字模板、视角、张量）来自同一份 Python spec 的 JSON；几何与 geometry.py 的 view_basis/project 相同。
  * 不用 eval，不加载任何外部资源。 */
 (function () {
   "use strict";
   if (window.DSXNormExplorers) { return; }
 
-  // ---- 与 spec.py 中 fill / fmt / fmt_eps / fmt_vec / fmt3 / fmt_shape 一致的小工具 ----
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : m;
-    });
-  }
-  function padExp(s) { return s.replace(/e([+-])(\d)$/, "e$10$2"); }
-  function fmt(v) {
-    if (Number.isNaN(v)) { return "NaN"; }
-    if (!Number.isFinite(v)) { return v > 0 ? "inf" : "-inf"; }
-    if (Math.abs(v) >= 1e5) { return padExp(v.toExponential(3)); }
-    var s = v.toFixed(4);
-    return s === "-0.0000" ? "0.0000" : s;
-  }
+  // ---- 共用的小工具（base.js）与这里才用的几个（与 spec.py 的 fmt_vec / fmt3 一致）----
+  var base = window.DSXExplorerBase;
+  var fill = base.fill, fmt = base.fmt, fmtEps = base.fmtEps, fmtShape = base.fmtShape, q = base.q, qa = base.qa, json = base.json;
   function fmt3(v) { var s = v.toFixed(3); return s === "-0.000" ? "0.000" : s; }
-  function fmtEps(v) { return padExp(v.toExponential(1)); }
   function fmtVec(a) { return "(" + a.map(fmt).join(", ") + ")"; }
-  function fmtShape(shape) { return "[" + shape.join(", ") + "]"; }
-  function q(root, role) { return root.querySelector('[data-role="' + role + '"]'); }
-  function qa(root, role) { return root.querySelectorAll('[data-role="' + role + '"]'); }
-  function json(root, role) { return JSON.parse(q(root, role).textContent); }
   function f2(v) { return v.toFixed(2); }
 
   // ---- 几何：正交投影 ----
@@ -53,7 +37,7 @@
     var r = Math.sqrt(dot(a, a) / 3 + eps);
     return { rms: r, y: a.map(function (x) { return x / r; }) };
   }
-  // ---- 标签的位置：与 norm_explorers.py 的 label_width / label_box / place_labels 相同 ----
+  // ---- 标签的位置：与 geometry.py 的 label_width / label_box / place_labels 相同 ----
   function labelWidth(text, size) {
     var w = 0;
     for (var i = 0; i < text.length; i++) { w += text.charCodeAt(i) >= 0x2E80 ? size : 0.64 * size; }
@@ -210,7 +194,7 @@
   }
 
   // ---- 轴探索器 ----
-  function groupIds(shape, mode) {  // 与 norm_explorers.py 的 group_ids 相同
+  function groupIds(shape, mode) {  // 与 axes.py 的 group_ids 相同
     var size = mode.group || shape[2], seen = {}, count = 0, ids = [], b, t, h;
     for (b = 0; b < shape[0]; b++) {
       for (t = 0; t < shape[1]; t++) {

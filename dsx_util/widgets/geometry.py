@@ -1,46 +1,17 @@
-"""两个归一化探索器（规格在 spec.py，页面内视图的脚本在 static/norm_explorers.js）：
-
-- `norm_geometry_explorer()`：H = 3 时的几何图。层归一化把 x 投影到平面 x₁+x₂+x₃ = 0 上，再缩放到半径 √3 的圆上；
-  RMSNorm 不投影，直接把 x 缩放到半径 √3 的球面上。α、c 两个滑块演示 LN(αx + c·1) = LN(x)，ε 滑块演示靠近原点时的收缩。
-- `norm_axes_explorer()`：一个 [B, T, H] 小张量。选层归一化、批量归一化、RMSNorm、对 (T, H) 归一化或分组归一化，
-  共用一组统计量的格子显示同一种颜色，输出的数字和做这件事的 PyTorch 代码（`dim=` 那一行）跟着变化。
-
-与 explorers.py 里的两个探索器相同：同一个对象在 Jupyter/Colab 里是 ipywidgets 控件（数字由 torch 计算），
-在 HTML 书页里是自包含的页面内视图。torch、ipywidgets 在创建探索器时才导入。
-"""
+"""几何探索器（H = 3）：层归一化把 x 投影到平面 x₁+x₂+x₃ = 0 上，再缩放到半径 √3 的圆上；
+RMSNorm 不投影，直接把 x 缩放到半径 √3 的球面上。α、c 两个滑块演示 LN(αx + c·1) = LN(x)，ε 滑块演示靠近原点时的收缩。
+页面内视图的脚本是 static/norm_explorers.js 的 geometry（几何与标签位置与这里相同）。"""
 import math
 
 from . import spec as S
-from .explorers import _Explorer, _esc, _json_script, _new_id, _shown, _static
-
-
-def _span(t, values):
-    """一组值的说法：最小、最大两端按 S.fmt 写出来相同时说「都是 x」，否则说「在 a 到 b 之间」（与 JS 相同）。"""
-    a, b = S.fmt(min(values)), S.fmt(max(values))
-    return S.fill(t["span_same"], {"a": a}) if a == b else S.fill(t["span_range"], {"a": a, "b": b})
-
-
-def _page(root_id, kind, body, spec, data):
-    """页面内视图：两份样式表 + 结构 + 规格与数据的 JSON + 内联脚本（window.DSXNormExplorers 只定义一次）。"""
-    return (
-        f'<div class="dsx-explorer tex2jax_ignore mathjax_ignore" id="{root_id}" data-explorer="{kind}">'
-        f"<style>{_static('explorers.css')}{_static('norm_explorers.css')}</style>{body}"
-        f"{_json_script('spec', spec)}{_json_script('data', data)}"
-        f"<script>{_static('norm_explorers.js')}\n"
-        f'window.DSXNormExplorers.{kind}(document.getElementById("{root_id}"));</script></div>'
-    )
-
-
-def _kernel_view(body):
-    css = _static("explorers.css") + _static("norm_explorers.css")
-    return f'<div class="dsx-explorer dsx-kernel-view"><style>{css}</style>{body}</div>'
+from .base import NORM_STYLES, Explorer, esc, new_id, shown_text
 
 
 def _slider_html(rid, role, conf, value):
-    return (f'<div class="dsx-row"><label for="{rid}-{role}">{_esc(conf["label"])}</label>'
+    return (f'<div class="dsx-row"><label for="{rid}-{role}">{esc(conf["label"])}</label>'
             f'<input type="range" id="{rid}-{role}" data-role="{role}" min="{conf["min"]}" max="{conf["max"]}" '
             f'step="{conf["step"]}" value="{value}"><output data-role="{role}-value" for="{rid}-{role}">'
-            f'{_esc(S.fmt_eps(10.0 ** value) if role == "log_eps" else S.fmt(value))}</output></div>')
+            f'{esc(S.fmt_eps(10.0 ** value) if role == "log_eps" else S.fmt(value))}</output></div>')
 
 
 # ---------------------------------------------------------------- 几何：正交投影（与 norm_explorers.js 的 basis/project 相同）
@@ -115,9 +86,13 @@ def place_labels(items, obstacles, width, height, size=11):
     return out
 
 
-class NormGeometryExplorer(_Explorer):
+class NormGeometryExplorer(Explorer):
     """H = 3 的几何探索器。`.widget` 是 ipywidgets 视图；`.set(x=..., alpha=..., shift=..., eps=...)`、
     `.preset("near")` 用程序拨动控件；`.numbers()` 是 torch 算出的数；`.shown()` 读出显示的文字。"""
+
+    STYLES = NORM_STYLES
+    SCRIPT = "norm_explorers.js"
+    NAMESPACE = "DSXNormExplorers"
 
     def __init__(self, x=None, *, alpha=1.0, shift=0.0, eps=1e-5):
         self.spec = S.NORM_GEOMETRY_SPEC
@@ -201,7 +176,7 @@ class NormGeometryExplorer(_Explorer):
             x, y = f"{float(x):.2f}", f"{float(y):.2f}"
             statics.append((float(x), float(y), text, size, anchor))
             align = "" if anchor == "start" else f' text-anchor="{anchor}"'
-            return f'<text class="{cls}" x="{x}" y="{y}" font-size="{size}"{align}{extra}>{_esc(text)}</text>'
+            return f'<text class="{cls}" x="{x}" y="{y}" font-size="{size}"{align}{extra}>{esc(text)}</text>'
         parts.append(stext("dsx-lab-muted", cx + 4, cy - s * ones * cos_t + 10, lab["ones"]))
         for k in range(3):
             e = [0.0, 0.0, 0.0]
@@ -254,13 +229,13 @@ class NormGeometryExplorer(_Explorer):
                 f'<circle class="dsx-pt-ln" data-role="ln-out" cx="{ln[0]}" cy="{ln[1]}" r="5"/>',
                 f'<circle class="dsx-pt-x" data-role="ln-x" cx="{xp[0]}" cy="{xp[1]}" r="5"/>',
                 f'<text class="dsx-lab-mu" data-role="ln-mu-label" {_at(at_mu)} '
-                f'font-size="11">{_esc(lab["mu"])}</text>',
+                f'font-size="11">{esc(lab["mu"])}</text>',
                 f'<text class="dsx-lab-ln" data-role="ln-out-label" {_at(at_ln)} '
-                f'font-size="11">{_esc(lab["ln"])}</text>',
+                f'font-size="11">{esc(lab["ln"])}</text>',
                 f'<text class="dsx-lab-x" data-role="ln-x-label" {_at(at_x)} '
-                f'font-size="11">{_esc(lab["x"])}</text>',
+                f'font-size="11">{esc(lab["x"])}</text>',
                 f'<circle class="dsx-handle" data-role="ln-handle" cx="{xp[0]}" cy="{xp[1]}" r="14"/>',
-                f'<text class="dsx-over-note" data-role="ln-outside" x="6" y="30" font-size="11">{_esc(out)}</text>',
+                f'<text class="dsx-over-note" data-role="ln-outside" x="6" y="30" font-size="11">{esc(out)}</text>',
             ]
         else:
             rms = P(nums["rms_out"])
@@ -274,11 +249,11 @@ class NormGeometryExplorer(_Explorer):
                 f'<circle class="dsx-pt-rms" data-role="rms-out" cx="{rms[0]}" cy="{rms[1]}" r="5"/>',
                 f'<circle class="dsx-pt-x" data-role="rms-x" cx="{xp[0]}" cy="{xp[1]}" r="5"/>',
                 f'<text class="dsx-lab-rms" data-role="rms-out-label" {_at(at_rms)} '
-                f'font-size="11">{_esc(lab["rms"])}</text>',
+                f'font-size="11">{esc(lab["rms"])}</text>',
                 f'<text class="dsx-lab-x" data-role="rms-x-label" {_at(at_x)} '
-                f'font-size="11">{_esc(lab["x"])}</text>',
+                f'font-size="11">{esc(lab["x"])}</text>',
                 f'<circle class="dsx-handle" data-role="rms-handle" cx="{xp[0]}" cy="{xp[1]}" r="14"/>',
-                f'<text class="dsx-over-note" data-role="rms-outside" x="6" y="30" font-size="11">{_esc(out)}</text>',
+                f'<text class="dsx-over-note" data-role="rms-outside" x="6" y="30" font-size="11">{esc(out)}</text>',
             ]
         return "".join(parts)
 
@@ -293,20 +268,20 @@ class NormGeometryExplorer(_Explorer):
                 "vlen": S.fmt(nums["vlen"]), "eps_len": S.fmt(nums["eps_len"])}
 
         def line(key, roles):
-            spans = {k: f'<span class="dsx-num" data-role="geo-{k.replace("_", "-")}">{_esc(vals[k])}</span>' for k in roles}
-            return f'<div data-role="line-{key}">{S.fill(_esc(t[key]), spans)}</div>'
+            spans = {k: f'<span class="dsx-num" data-role="geo-{k.replace("_", "-")}">{esc(vals[k])}</span>' for k in roles}
+            return f'<div data-role="line-{key}">{S.fill(esc(t[key]), spans)}</div>'
 
-        legend = "".join(f'<span class="dsx-key dsx-key-{k}"><span class="dsx-swatch"></span>{_esc(v)}</span>'
+        legend = "".join(f'<span class="dsx-key dsx-key-{k}"><span class="dsx-swatch"></span>{esc(v)}</span>'
                          for k, v in leg.items())
         return "".join([
             '<div class="dsx-geo-charts" data-role="charts">', self._svg("ln", nums), self._svg("rms", nums), "</div>",
-            f'<div class="dsx-swipe-hint">{_esc(self.spec["swipe"])}</div>',
+            f'<div class="dsx-swipe-hint">{esc(self.spec["swipe"])}</div>',
             f'<div class="dsx-legend">{legend}</div>',
             '<div class="dsx-stats" aria-live="polite">',
             line("xp", ["xp"]), line("mu", ["mu", "v", "vsum"]), line("ln", ["var", "ln", "ln_len", "sqrt3"]),
             line("rms", ["rms", "rms_out", "rms_len"]), line("invariance", ["ln_diff", "rms_diff"]),
             line("eps", ["eps", "vlen", "eps_len", "ln_len"]), "</div>",
-            f'<div class="dsx-note">{_esc(t["note"])}</div>',
+            f'<div class="dsx-note">{esc(t["note"])}</div>',
         ])
 
     def _values(self):
@@ -314,17 +289,17 @@ class NormGeometryExplorer(_Explorer):
                 "log_eps": self.log_eps}
 
     def _repr_html_(self):
-        c, p, rid = self.spec["controls"], self.spec["presets"], _new_id("dsx-geo")
+        c, p, rid = self.spec["controls"], self.spec["presets"], new_id("dsx-geo")
         vals = self._values()
         sliders = "".join(_slider_html(rid, k, dict(c[k], min=self._ranges[k][0], max=self._ranges[k][1]), vals[k])
                           for k in ("x1", "x2", "x3", "alpha", "shift", "log_eps"))
         body = "".join([
-            f'<div class="dsx-title">{_esc(self.spec["title"])}</div>', sliders,
-            f'<div class="dsx-row"><button type="button" data-role="reset">{_esc(p["reset"]["label"])}</button>'
-            f'<button type="button" data-role="near">{_esc(p["near"]["label"])}</button></div>',
+            f'<div class="dsx-title">{esc(self.spec["title"])}</div>', sliders,
+            f'<div class="dsx-row"><button type="button" data-role="reset">{esc(p["reset"]["label"])}</button>'
+            f'<button type="button" data-role="near">{esc(p["near"]["label"])}</button></div>',
             self._dynamic_html(),
         ])
-        return _page(rid, "norm_geometry", body, self.spec, {"values": vals})
+        return self.page(rid, "norm_geometry", body, self.spec, {"values": vals})
 
     def _plain(self):
         return "NormGeometryExplorer（H = 3）：在 Jupyter/Colab 中显示为交互控件，在 HTML 书页中显示为页面内探索器。"
@@ -348,8 +323,8 @@ class NormGeometryExplorer(_Explorer):
                                     style=style, layout=lay)
         w["reset"] = W.Button(description=p["reset"]["label"], layout=W.Layout(width="auto"))
         w["near"] = W.Button(description=p["near"]["label"], layout=W.Layout(width="auto"))
-        w["view"] = W.HTML(value=_kernel_view(self._dynamic_html()))
-        w["box"] = W.VBox([W.HTML(value=f"<b>{_esc(self.spec['title'])}</b>"),
+        w["view"] = W.HTML(value=self.kernel_view(self._dynamic_html()))
+        w["box"] = W.VBox([W.HTML(value=f"<b>{esc(self.spec['title'])}</b>"),
                            w["x1"], w["x2"], w["x3"], w["alpha"], w["shift"], w["eps"],
                            W.HBox([w["reset"], w["near"]], layout=W.Layout(flex_flow="row wrap")), w["view"]])
         self._w = w
@@ -364,7 +339,7 @@ class NormGeometryExplorer(_Explorer):
         self.alpha, self.shift = float(w["alpha"].value), float(w["shift"].value)
         self.log_eps = math.log10(w["eps"].value)
         if not self._busy:
-            w["view"].value = _kernel_view(self._dynamic_html())
+            w["view"].value = self.kernel_view(self._dynamic_html())
 
     # ---------- 给测试和读者用的程序接口
     def set(self, x=None, alpha=None, shift=None, eps=None):
@@ -403,7 +378,7 @@ class NormGeometryExplorer(_Explorer):
 
     def shown(self):
         """内核视图当前显示的文字：{data-role: 文字}，例如 shown()["geo-ln"]。"""
-        return _shown(self.widget and self._w["view"].value)
+        return shown_text(self.widget and self._w["view"].value)
 
 
 def norm_geometry_explorer(x=None, *, alpha=1.0, shift=0.0, eps=1e-5):
@@ -414,199 +389,3 @@ def norm_geometry_explorer(x=None, *, alpha=1.0, shift=0.0, eps=1e-5):
     x：可选，3 个数；alpha、shift、eps：三个滑块的初始值。
     """
     return NormGeometryExplorer(x, alpha=alpha, shift=shift, eps=eps)
-
-
-# ---------------------------------------------------------------- 轴探索器
-def group_ids(shape, mode):
-    """每个格子 (b, t, h)（按行优先顺序展平）属于第几组：同一组的格子共用一个均值和方差。
-
-    组号按第一次出现的顺序编号（与 norm_explorers.js 的 groupIds 相同）。
-    """
-    b_, t_, h_ = shape
-    size = mode["group"] or h_
-    seen, ids = {}, []
-    for b in range(b_):
-        for t in range(t_):
-            for h in range(h_):
-                key = tuple(i for axis, i in enumerate((b, t, h)) if axis not in mode["reduce"])
-                if 2 in mode["reduce"] and size < h_:
-                    key += (h // size,)
-                ids.append(seen.setdefault(key, len(seen)))
-    return ids
-
-
-class NormAxesExplorer(_Explorer):
-    """轴探索器。`.widget` 是 ipywidgets 视图；`.set(mode="bn")` 用程序拨动控件；`.numbers()` 是 torch 算出的数。"""
-
-    def __init__(self, x=None, *, mode=None):
-        self.spec = S.NORM_AXES_SPEC
-        self.modes = {m["key"]: m for m in self.spec["modes"]}
-        self._x = self._check_x(S.axes_input() if x is None else x)
-        self.shape = (len(self._x), len(self._x[0]), len(self._x[0][0]))
-        mode = self.spec["default_mode"] if mode is None else mode
-        self._check_mode(mode)
-        self.mode = mode
-        self._w = None
-
-    def _check_mode(self, mode):
-        if mode not in self.modes:
-            raise ValueError(f"没有名为 {mode!r} 的归一化方式；可用：{'、'.join(repr(k) for k in self.modes)}。")
-
-    @staticmethod
-    def _check_x(x):
-        values = x.tolist() if hasattr(x, "tolist") else x
-        try:
-            rows = [[[float(v) for v in row] for row in sample] for sample in values]
-        except (TypeError, ValueError):
-            raise TypeError(f"x 应该是形状 [B, T, H] 的张量或三层嵌套列表，收到的是 {type(x).__name__}。"
-                            "例如：norm_axes_explorer(torch.randn(2, 3, 4))") from None
-        b_ = len(rows)
-        t_ = len(rows[0]) if b_ else 0
-        h_ = len(rows[0][0]) if t_ else 0
-        if not (1 <= b_ <= 4 and 1 <= t_ <= 6 and 2 <= h_ <= 8) or h_ % 2:
-            raise ValueError(f"x 的形状是 [{b_}, {t_}, {h_}]；轴探索器要把每个数都显示出来，"
-                             "需要 B ≤ 4、T ≤ 6、H 为 2 到 8 之间的偶数（分组归一化每 2 个特征一组）。")
-        if any(len(r) != t_ or any(len(c) != h_ for c in r) for r in rows):
-            raise ValueError("x 的各行长度不一致：需要形状整齐的 [B, T, H]。")
-        if not all(math.isfinite(v) for r in rows for c in r for v in c):
-            raise ValueError("x 里有 NaN 或 inf，请换成有限的数，例如 torch.nan_to_num(x)。")
-        return rows
-
-    def numbers(self):
-        """用 torch 按当前方式算一遍（与显示的代码相同）：输出 y、统计量的形状、每组的统计量。"""
-        import torch
-
-        m, eps = self.modes[self.mode], self.spec["eps"]
-        x = torch.tensor(self._x, dtype=torch.float64)
-        b_, t_, h_ = self.shape
-        if m["key"] == "group":
-            g = x.view(b_, t_, h_ // m["group"], m["group"])
-            dims = (1, 3) if 1 in m["reduce"] else (-1,)   # 跨 T（nn.GroupNorm）或只在一个词元里
-            mean = g.mean(dim=dims, keepdim=True)
-            var = g.var(dim=dims, keepdim=True, unbiased=False)
-            y = ((g - mean) / torch.sqrt(var + eps)).view(b_, t_, h_)
-            stat = mean
-        elif m["center"]:
-            dims = tuple(m["reduce"])
-            mean = x.mean(dim=dims, keepdim=True)
-            var = x.var(dim=dims, keepdim=True, unbiased=False)
-            y = (x - mean) / torch.sqrt(var + eps)
-            stat = mean
-        else:
-            ms = x.pow(2).mean(dim=-1, keepdim=True)
-            y = x / torch.sqrt(ms + eps)
-            stat = ms
-        ids = group_ids(self.shape, m)
-        flat_x, flat_y = x.flatten().tolist(), y.flatten().tolist()
-        groups = []
-        for gid in range(max(ids) + 1):
-            xs = torch.tensor([v for v, i in zip(flat_x, ids) if i == gid], dtype=torch.float64)
-            ys = torch.tensor([v for v, i in zip(flat_y, ids) if i == gid], dtype=torch.float64)
-            groups.append({"size": xs.numel(), "mu": float(xs.mean()), "var": float(xs.var(unbiased=False)),
-                           "ms": float(xs.pow(2).mean()), "y_mean": float(ys.mean()),
-                           "y_var": float(ys.var(unbiased=False)), "y_rms": float(ys.pow(2).mean().sqrt())})
-        return {"y": y, "ids": ids, "stat_shape": list(stat.shape), "groups": groups}
-
-    def _grid(self, values, ids, role, fmt):
-        t = self.spec["text"]
-        b_, t_, h_ = self.shape
-        out = []
-        for b in range(b_):
-            head = "".join(f'<th scope="col">{_esc(S.fill(t["col"], {"h": h}))}</th>' for h in range(h_))
-            rows = ""
-            for tt in range(t_):
-                cells = ""
-                for h in range(h_):
-                    k = (b * t_ + tt) * h_ + h
-                    g = ids[k]
-                    cells += (f'<td class="dsx-g{g % 12}" data-role="{role}" data-g="{g}" data-b="{b}" data-t="{tt}" '
-                              f'data-h="{h}">{fmt(values[k])}</td>')
-                rows += f'<tr><th scope="row">{_esc(S.fill(t["row"], {"t": tt}))}</th>{cells}</tr>'
-            out.append(f'<table class="dsx-grid"><caption>{_esc(S.fill(t["sample"], {"b": b}))}</caption>'
-                       f'<tbody><tr><th></th>{head}</tr>{rows}</tbody></table>')
-        return "".join(out)
-
-    def _dynamic_html(self):
-        t, m = self.spec["text"], self.modes[self.mode]
-        nums = self.numbers()
-        groups, first = nums["groups"], nums["groups"][0]
-        flat_x = [v for s in self._x for r in s for v in r]
-        flat_y = nums["y"].flatten().tolist()
-        stat = "ms" if not m["center"] else "mean"
-        if m["center"]:
-            stats = S.fill(t["stats_center"], {"mu": S.fmt(first["mu"]), "var": S.fmt(first["var"])})
-            check = S.fill(t["check_center"], {"mean_abs": S.fmt(max(abs(g["y_mean"]) for g in groups)),
-                                               "var_span": _span(t, [g["y_var"] for g in groups])})
-        else:
-            stats = S.fill(t["stats_rms"], {"ms": S.fmt(first["ms"]), "rms": S.fmt(math.sqrt(first["ms"]))})
-            check = S.fill(t["check_rms"], {"rms_span": _span(t, [g["y_rms"] for g in groups])})
-        code = "\n".join(m["code"])
-        return "".join([
-            f'<pre class="dsx-code dsx-code-block" data-role="code">{_esc(code)}</pre>',
-            f'<div data-role="groups">{_esc(S.fill(t["groups"], {"count": len(groups), "size": first["size"], "stat": stat, "stat_shape": S.fmt_shape(nums["stat_shape"])}))}</div>',
-            f'<div data-role="first">{_esc(S.fill(t["first"], {"size": first["size"], "stats": stats}))}</div>',
-            f'<div data-role="check">{_esc(check)}</div>',
-            f'<div class="dsx-grid-title">{_esc(S.fill(t["input"], {"shape": S.fmt_shape(self.shape)}))}</div>',
-            f'<div class="dsx-grids" data-role="input-grid">{self._grid(flat_x, nums["ids"], "in-cell", lambda v: f"{v:.1f}")}</div>',
-            f'<div class="dsx-grid-title">{_esc(t["output"])}</div>',
-            f'<div class="dsx-grids" data-role="output-grid">{self._grid(flat_y, nums["ids"], "out-cell", S.fmt3)}</div>',
-            f'<div class="dsx-note">{_esc(S.fill(t["note"], {"eps": S.fmt_eps(self.spec["eps"])}))}</div>',
-        ])
-
-    def _repr_html_(self):
-        c, rid = self.spec["controls"], _new_id("dsx-axes")
-        opts = "".join(f'<option value="{_esc(m["key"])}"{" selected" if m["key"] == self.mode else ""}>{_esc(m["label"])}</option>'
-                       for m in self.spec["modes"])
-        body = "".join([
-            f'<div class="dsx-title">{_esc(self.spec["title"])}</div>',
-            f'<div class="dsx-row"><label for="{rid}-mode">{_esc(c["mode"]["label"])}</label>'
-            f'<select id="{rid}-mode" data-role="mode">{opts}</select></div>',
-            self._dynamic_html(),
-        ])
-        return _page(rid, "norm_axes", body, self.spec, {"x": self._x, "mode": self.mode})
-
-    def _plain(self):
-        return f"NormAxesExplorer（形状 {S.fmt_shape(self.shape)}）：在 Jupyter/Colab 中显示为交互控件，在 HTML 书页中显示为页面内探索器。"
-
-    def _build_widget(self):
-        import ipywidgets as W
-
-        c = self.spec["controls"]
-        w = {"mode": W.Dropdown(options=[(m["label"], m["key"]) for m in self.spec["modes"]], value=self.mode,
-                                description=c["mode"]["label"], style={"description_width": "6em"},
-                                layout=W.Layout(width="100%", max_width="480px")),
-             "view": W.HTML(value=_kernel_view(self._dynamic_html()))}
-        w["box"] = W.VBox([W.HTML(value=f"<b>{_esc(self.spec['title'])}</b>"), w["mode"], w["view"]])
-        self._w = w
-        w["mode"].observe(self._on_mode, "value")
-
-    def _on_mode(self, change):
-        self.mode = change["new"]
-        self._w["view"].value = _kernel_view(self._dynamic_html())
-
-    def set(self, mode):
-        """用程序拨动控件：mode 是 'ln'、'bn'、'rms'、'ln_th' 或 'group'。"""
-        self._check_mode(mode)
-        self.widget  # noqa: B018  确保控件已经建好
-        self._w["mode"].value = mode
-        return self
-
-    def shown(self):
-        """内核视图当前显示的文字：{data-role: 文字}；格子另外给出 "cells"：[(组号, 输入, 输出)]，按 (b, t, h) 排列。"""
-        import re
-
-        view = self.widget and self._w["view"].value
-        out = _shown(view)
-        ins = re.findall(r'data-role="in-cell" data-g="(\d+)"[^>]*>([^<]*)<', view)
-        outs = re.findall(r'data-role="out-cell" data-g="(\d+)"[^>]*>([^<]*)<', view)
-        out["cells"] = [(int(g), float(a), float(b)) for (g, a), (_, b) in zip(ins, outs)]
-        return out
-
-
-def norm_axes_explorer(x=None, *, mode=None):
-    """轴探索器：在一个 [B, T, H] 小张量上选归一化方式（层归一化、批量归一化、RMSNorm、对 (T, H) 归一化、分组归一化），
-    看哪些格子共用一个均值和方差（同一颜色）、归一化后的数字，以及做这件事的 PyTorch 代码。
-
-    x：可选，形状 [B, T, H] 的张量或嵌套列表（B ≤ 4、T ≤ 6、H 为不超过 8 的偶数）；mode：初始的方式，默认 'ln'。
-    """
-    return NormAxesExplorer(x, mode=mode)
