@@ -52,6 +52,19 @@ def reuse_freed_memory():
             libc.malloc_trim(0)                       # 把留下的内存还给操作系统
 
 
+@contextlib.contextmanager
+def fresh_memory():
+    """在 with 块内把 glibc 的大块阈值固定为默认值：大块内存每次都向操作系统新要（所以会缺页）。
+    不固定时 glibc 会在第一次释放一大块之后自动抬高阈值，之后的同样大小的块从堆里复用、不再缺页，
+    于是「不复用」的测量只在前一两轮缺页；本进程里调用过 reuse_freed_memory 的话，阈值已经是固定的。返回 False（不复用）。"""
+    libc = _libc()
+    if libc:
+        libc.mallopt(M_MMAP_THRESHOLD, DEFAULT_MMAP_THRESHOLD)
+        libc.mallopt(M_TRIM_THRESHOLD, DEFAULT_TRIM_THRESHOLD)
+        libc.malloc_trim(0)
+    yield False
+
+
 def _minor_faults():
     if resource is None:
         return 0
@@ -170,7 +183,7 @@ def compare(candidates, rounds=15, warmup=2, threads=1, reuse_memory=True, grad=
     torch.set_num_threads(threads)
     try:
         with torch.set_grad_enabled(grad):
-            with (reuse_freed_memory() if reuse_memory else contextlib.nullcontext(False)) as reused:
+            with (reuse_freed_memory() if reuse_memory else fresh_memory()) as reused:
                 for _ in range(warmup):
                     for fn in candidates.values():
                         fn()
