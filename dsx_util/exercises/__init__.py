@@ -12,8 +12,8 @@ import importlib
 
 # 名字 -> 定义它的子模块
 _EXPORTS = {
-    "CheckResult": "_core",
-    "NOT_DONE": "_core",
+    "CheckResult": "feedback",
+    "NOT_DONE": "feedback",
     "EXERCISES": "catalog",
     "Exercise": "catalog",
     "chapter_cells": "catalog",

@@ -47,8 +47,8 @@ class Exercise:
 
     @property
     def params(self):
-        """模板里入口的参数：[(名字, 默认值或 core.REQUIRED), ...]；类取 __init__ 的参数（去掉 self）。"""
-        from .core import REQUIRED
+        """模板里入口的参数：[(名字, 默认值或 feedback.REQUIRED), ...]；类取 __init__ 的参数（去掉 self）。"""
+        from .feedback import REQUIRED
         node = self._entry_node()
         is_class = isinstance(node, ast.ClassDef)
         if is_class:

@@ -9,12 +9,11 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ...core import exercise_id_of
-from ..._core import (spec_findings, stops_checking, NOT_DONE, RAISED, RAISES, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner,
-                    describe_value, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
-                    run_model, safe_findings)
+from ...feedback import NOT_DONE, RAISED, Runner, TIMEOUT, TIME_LIMIT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num, with_notes
+from ...torch_checks import RAISES, describe_value, find_models, fmt_shape, max_abs_diff, run_model
+from ...module_checks import worst
 
-EXERCISE_ID = exercise_id_of(__name__)   # 练习 id 只写在文件夹名里；题目与要求见本文件夹
+
 
 CODES = {
     "wrong_dim": "均值或方差没有沿最后一维计算",
@@ -78,16 +77,11 @@ def _where(k, x):
     return f"形状 {fmt_shape(x.shape)} 的{_NAMES[k]}"
 
 
-def check_mean_var(fn, exercise: str = None, timeout: float = 5.0, show: bool = True):
+@checker(__name__, CODES)
+def check_mean_var(fn, timeout=TIME_LIMIT):
     """检查 ``fn(x) -> (mean, var)``；返回 CheckResult（错误代码见 CODES）。"""
     run = Runner(timeout=timeout)
-    findings = safe_findings(spec_findings, fn, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
-    if not stops_checking(findings):
-        findings += safe_findings(_diagnose, fn, run)
-    if exercise is None:   # 反馈里显示练习的标题（与题目单元格相同）
-        from ...catalog import get_exercise
-        exercise = get_exercise(EXERCISE_ID).title
-    return finish(exercise, findings, notes=run.notes(), show=show)
+    return with_notes(_diagnose(fn, run), run.notes())
 
 
 def _diagnose(fn, run):
@@ -196,7 +190,6 @@ def _probe():
 def _stepwise(fn, run, name):
     """name 是 “均值” 或 “方差”；返回每条不满足的性质一行说明。"""
     import torch
-    from ..._steps import worst
 
     which = 0 if name == "均值" else 1
     x = _probe()

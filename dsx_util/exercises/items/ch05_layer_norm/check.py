@@ -14,12 +14,11 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ...core import exercise_id_of
-from ..._core import (build_module, eps_used, run_forward, stop_with, spec_findings, stops_checking, NOT_DONE, RAISED, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner,
-                    close, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
-                    run_model, safe_findings)
+from ...feedback import NOT_DONE, RAISED, Runner, TIMEOUT, TIME_LIMIT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num, with_notes
+from ...torch_checks import close, find_models, fmt_shape, max_abs_diff, run_model
+from ...module_checks import build_module, eps_used, output, rows_mixed, run_forward, set_params, stop_with, worst
 
-EXERCISE_ID = exercise_id_of(__name__)   # 练习 id 只写在文件夹名里；题目与要求见本文件夹
+
 
 CODES = {
     "unbiased_variance": "方差用了无偏估计（除以 H−1），层归一化要用有偏估计（除以 H）",
@@ -141,17 +140,11 @@ def _where(name, x):
     return f"形状 {fmt_shape(x.shape)} 的{_NAMES.get(name, name)}"
 
 
-def check_layer_norm(cls_or_factory, exercise: str = None, timeout: float = 5.0,
-                     show: bool = True):
+@checker(__name__, CODES)
+def check_layer_norm(cls_or_factory, timeout=TIME_LIMIT):
     """检查 ``cls_or_factory(emb_dim)`` 创建的层归一化模块；返回 CheckResult（见 CODES）。"""
     run = Runner(timeout=timeout)
-    findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
-    if not stops_checking(findings):
-        findings += safe_findings(_diagnose, cls_or_factory, run)
-    if exercise is None:   # 反馈里显示练习的标题（与题目单元格相同）
-        from ...catalog import get_exercise
-        exercise = get_exercise(EXERCISE_ID).title
-    return finish(exercise, findings, notes=run.notes(), show=show)
+    return with_notes(_diagnose(cls_or_factory, run), run.notes())
 
 
 def _diagnose(factory, run):
@@ -259,7 +252,6 @@ def _probes():
 def _stepwise(m, run):
     """逐条检查性质，每条不满足的性质给出一行带数字的说明；都满足时返回 []。"""
     import torch
-    from ..._steps import output, rows_mixed, set_params, worst
 
     x, x3, gamma, beta = _probes()
     ones, zeros = torch.ones(H), torch.zeros(H)
@@ -327,7 +319,6 @@ def _fitted_eps(m, run):
     ε 从方差最小（10⁻⁶、均值 0）的一行反推：输出的方差 = σ²/(σ² + ε)，所以 ε = σ²·(1/输出方差 − 1)；
     再用这个 ε 的正确公式核对所有行（也核对逐步诊断用的输入）。"""
     import torch
-    from ..._steps import output, set_params
     g = torch.Generator().manual_seed(7)
     rows = torch.randn(3, H, generator=g, dtype=torch.float64)
     rows = (rows - rows.mean(-1, keepdim=True)) / rows.std(-1, keepdim=True, unbiased=False)

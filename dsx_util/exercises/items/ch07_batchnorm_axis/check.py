@@ -1,5 +1,6 @@
 """练习 ch07-batchnorm-axis 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _randn, _run_cases, _torch)
+from ...feedback import checker
+from ...torch_checks import randn, run_cases
 
 CODES = {
     "normalized_rows": "你对每一行（每个样本）做了归一化，这是层归一化：批量归一化要对每一列（每个特征）跨样本归一化。",
@@ -11,13 +12,13 @@ CODES = {
 }
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_batchnorm_axis(fn):
     """检查 batch_normalize(x, eps)：x 形状 [B, H]，对每个特征（dim=0）做标准化（不含 γ、β）。"""
-    torch = _torch()
+    import torch
     cases = []
     for seed, shape, eps in ((0, (5, 3), 1e-5), (1, (4, 7), 1e-5), (2, (6, 3), 0.5)):
-        x = _randn(seed, *shape) * (torch.arange(shape[1]) + 1.0) + 10 * torch.arange(shape[1])
+        x = randn(seed, *shape) * (torch.arange(shape[1]) + 1.0) + 10 * torch.arange(shape[1])
 
         def norm(dim, unbiased=False, e=eps):
             return (x - x.mean(dim, keepdim=True)) / (x.var(dim, keepdim=True, unbiased=unbiased) + e).sqrt()
@@ -33,4 +34,4 @@ def check_batchnorm_axis(fn):
             wrong = {"eps_ignored": norm(0, e=1e-5), "eps_misplaced": centered / (std + eps),
                      "eps_misplaced#none": centered / std, **wrong}
         cases.append((f"eps={eps:g} 时：" if eps != 1e-5 else "", (x.clone(),), {"eps": eps}, norm(0), wrong))
-    return _run_cases(check_batchnorm_axis.exercise, fn, cases, CODES, atol=1e-4, rtol=1e-3)
+    return run_cases(fn, cases, CODES, atol=1e-4, rtol=1e-3)

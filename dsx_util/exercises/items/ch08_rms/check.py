@@ -1,5 +1,6 @@
 """练习 ch08-rms 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _randn, _run_cases)
+from ...feedback import checker
+from ...torch_checks import randn, run_cases
 
 CODES = {
     "subtracted_mean": "你先减去了均值，算出的是标准差：均方根直接对 x² 求平均，不减均值。",
@@ -10,12 +11,12 @@ CODES = {
 }
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_rms(fn):
     """检查 rms_last_dim(x)：沿最后一维的均方根 sqrt(mean(x²))，保留维度（keepdim）。"""
     cases = []
     for seed, shape in ((0, (3, 5)), (1, (2, 4, 6))):
-        x = _randn(seed, *shape) * 2 + 0.5
+        x = randn(seed, *shape) * 2 + 0.5
         wrong = {
             "no_keepdim": x.pow(2).mean(-1).sqrt(),
             "subtracted_mean": x.var(-1, keepdim=True, unbiased=False).sqrt(),
@@ -25,4 +26,4 @@ def check_rms(fn):
         }
         wrong["wrong_dim#no_keepdim"] = x.pow(2).mean(0).sqrt()
         cases.append(("", (x.clone(),), {}, x.pow(2).mean(-1, keepdim=True).sqrt(), wrong))
-    return _run_cases(check_rms.exercise, fn, cases, CODES, atol=1e-4, rtol=1e-4)
+    return run_cases(fn, cases, CODES, atol=1e-4, rtol=1e-4)

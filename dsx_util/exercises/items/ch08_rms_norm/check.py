@@ -9,11 +9,11 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ...core import exercise_id_of
-from ..._core import (build_module, eps_used, run_forward, spec_findings, stops_checking, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, find_models, finish, fmt_num,
-                    fmt_shape, max_abs_diff, run_model, safe_findings)
+from ...feedback import Runner, TIME_LIMIT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num, with_notes
+from ...torch_checks import find_models, fmt_shape, max_abs_diff, run_model
+from ...module_checks import build_module, eps_used, output, rows_mixed, run_forward, set_params, worst
 
-EXERCISE_ID = exercise_id_of(__name__)   # 练习 id 只写在文件夹名里；题目与要求见本文件夹
+
 
 CODES = {
     "subtracts_mean": "减去了均值：均方根归一化不做中心化，直接除以均方根",
@@ -107,17 +107,11 @@ def _model(x, gamma, cfg, eps=EPS):
     return gamma.double() * norm if cfg["affine"] == "ok" else norm
 
 
-def check_rms_norm(cls_or_factory, exercise: str = None, timeout: float = 5.0,
-                   show: bool = True):
+@checker(__name__, CODES)
+def check_rms_norm(cls_or_factory, timeout=TIME_LIMIT):
     """检查 ``cls_or_factory(emb_dim)`` 创建的 RMSNorm；返回 CheckResult（见 CODES）。"""
     run = Runner(timeout=timeout)
-    findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
-    if not stops_checking(findings):
-        findings += safe_findings(_diagnose, cls_or_factory, run)
-    if exercise is None:   # 反馈里显示练习的标题（与题目单元格相同）
-        from ...catalog import get_exercise
-        exercise = get_exercise(EXERCISE_ID).title
-    return finish(exercise, findings, notes=run.notes(), show=show)
+    return with_notes(_diagnose(cls_or_factory, run), run.notes())
 
 
 def _diagnose(factory, run):
@@ -207,7 +201,6 @@ def _probes():
 def _stepwise(m, run):
     """没有错误模型吻合时，逐条检查均方根归一化的性质；每条不满足的性质一行说明。"""
     import torch
-    from ..._steps import output, rows_mixed, set_params, worst
 
     x, x3, gamma = _probes()
     ones = torch.ones(H)

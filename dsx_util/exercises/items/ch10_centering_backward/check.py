@@ -1,5 +1,6 @@
 """练习 ch10-centering-backward 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _randn, _run_cases)
+from ...feedback import checker
+from ...torch_checks import randn, run_cases
 
 CODES = {
     "missing_mean_term": "每个 x 都通过均值影响所有输出：梯度里还少了经过均值的那一部分。",
@@ -9,12 +10,12 @@ CODES = {
 }
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_centering_backward(fn):
     """检查 centering_backward(grad_out)：y = x − mean(x, 最后一维) 时，损失对 x 的梯度。"""
     cases = []
     for seed, shape in ((0, (3, 5)), (1, (2, 4, 6))):
-        g = _randn(seed, *shape)
+        g = randn(seed, *shape)
         gm = g.mean(-1, keepdim=True)
         wrong = {
             "missing_mean_term": g,
@@ -23,4 +24,4 @@ def check_centering_backward(fn):
             "wrong_scale": g - g.sum(-1, keepdim=True),
         }
         cases.append(("", (g.clone(),), {}, g - gm, wrong))
-    return _run_cases(check_centering_backward.exercise, fn, cases, CODES, atol=1e-5, rtol=1e-4)
+    return run_cases(fn, cases, CODES, atol=1e-5, rtol=1e-4)

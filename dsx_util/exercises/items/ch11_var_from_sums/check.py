@@ -1,5 +1,6 @@
 """练习 ch11-var-from-sums 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _randn, _run_cases, _torch)
+from ...feedback import checker
+from ...torch_checks import randn, run_cases
 
 CODES = {
     "unbiased_var": "你除以了 H−1：这里要的是有偏方差（除以 H），和层归一化一致。",
@@ -9,13 +10,13 @@ CODES = {
 }
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_var_from_sums(fn):
     """检查 var_from_sums(s1, s2, h)：由一遍扫描得到的 Σx 与 Σx² 算出有偏方差（逐元素）。"""
-    torch = _torch()
+    import torch
     cases = []
     for seed, n in ((0, 8), (1, 50)):
-        x = _randn(seed, 3, n, dtype=torch.float64) * 2 + 1
+        x = randn(seed, 3, n, dtype=torch.float64) * 2 + 1
         s1, s2 = x.sum(-1), x.pow(2).sum(-1)
         wrong = {
             "unbiased_var": (s2 - s1 ** 2 / n) / (n - 1),
@@ -24,4 +25,4 @@ def check_var_from_sums(fn):
             "forgot_divide": s2 - s1 ** 2,
         }
         cases.append(("", (s1.clone(), s2.clone(), n), {}, x.var(-1, unbiased=False), wrong))
-    return _run_cases(check_var_from_sums.exercise, fn, cases, CODES, atol=1e-8, rtol=1e-7)
+    return run_cases(fn, cases, CODES, atol=1e-8, rtol=1e-7)
