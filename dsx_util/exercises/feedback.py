@@ -43,7 +43,7 @@ MESSAGES = {
     "raised": "你的代码抛出了异常：{error}",
     "timeout": "你的函数运行超过 {limit:g} 秒（可能是死循环），检查已中止。",
     "syntax_error": "第 {line} 行有语法错误：{error}",
-    # 网页里最常见的头几种错误（pure_checks.run_source 在运行代码之前认出它们，CPython 与 Pyodide 里说法相同）
+    # 网页里最常见的头几种错误（list_checks.run_source 在运行代码之前认出它们，CPython 与 Pyodide 里说法相同）
     "fullwidth_punctuation": "第 {line} 行有中文输入法打出的全角标点 {chars}：Python 只认英文（半角）标点。"
                              "请把输入法切到英文（或把标点设成半角）再输入：{fixes}。",
     "unexpected_indent": "第 {line} 行的缩进多了：Python 用缩进表示代码块，只有以冒号结尾的行（def、for、if……）"
@@ -67,7 +67,7 @@ MESSAGES = {
     "forbidden_call": "题目要求{rule}，你的代码里用到了 `{name}`{where}：请自己写出这一步。",
     "missing_call": "题目要求{rule}，你的代码里没有用到 `{name}`。",
     "modified_input": "你改动了传入的{what}：请新建{new}返回，不要修改输入（调用者的数据会被悄悄改掉）。",
-    # PyTorch 练习（simple_checks）常见的几种
+    # PyTorch 练习（torch_checks）常见的几种
     "not_tensor": "应返回一个 torch 张量，实际返回的是 {kind}。",
     "wrong_shape": "{label}输出形状应为 {expected}，实际是 {actual}。",
     "nan_output": "{label}输出里出现了 NaN 或无穷大。",

@@ -154,7 +154,7 @@ def judge_tensor(value, expected, variants, codes, *, label="", atol=1e-4, rtol=
 
 
 def wrong_output_message(value, expected, label=""):
-    """数值不对：说出最大差多少，以及相差最大的那个元素应为多少、实际是多少（通用说法 core.MESSAGES["wrong_output"]）。"""
+    """数值不对：说出最大差多少，以及相差最大的那个元素应为多少、实际是多少（通用说法 feedback.MESSAGES["wrong_output"]）。"""
     diff = (value.detach().double() - expected.detach().double()).abs()
     flat = int(diff.reshape(-1).argmax())
     pos, rest = [], flat

@@ -1,6 +1,6 @@
 # 导入：标准库、torch、feedback、torch_checks、dsx_util.layernorm。
-"""两道练习共用的 Transformer 块模型：第 1 章的前置归一化块（ch01-pre-ln-block）与第 9 章的后置归一化块
-（ch09-post-ln-block）用同一套零件、同一套“接错”的变体来检查（一处或两处接错的所有组合）。
+"""两道练习共用的 Transformer 块模型：第 1 章的前置归一化块与第 9 章的后置归一化块用同一套零件、
+同一套“接错”的变体来检查（一处或两处接错的所有组合）。
 """
 from ..torch_checks import close_finite, generator, judge_tensor, try_call
 from ..feedback import message
