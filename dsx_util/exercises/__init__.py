@@ -1,4 +1,4 @@
-# 导入：标准库、catalog（其余名字在第一次用到时才导入）。
+# 导入：标准库、catalog。
 """练习与检查器：每道练习一个检查函数，返回 CheckResult（passed、codes、messages）并显示中文反馈。
 
     from dsx_util.exercises import check_layer_norm

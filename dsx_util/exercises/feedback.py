@@ -1,4 +1,4 @@
-# 导入：标准库。
+# 导入：标准库；可选：IPython、catalog。
 """检查器的反馈层：只用标准库，Jupyter / Colab 里的检查器和网页（Pyodide）里的检查器共用这一份；网页只载入它和 list_checks.py。
 
 这里有：

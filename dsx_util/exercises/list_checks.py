@@ -1,4 +1,4 @@
-# 导入：标准库、feedback。
+# 导入：标准库、feedback；可选：catalog。
 """列表检查：纯 Python 练习（输入输出都是列表）的检查工具，只用标准库与 feedback 层，不导入 torch、numpy。
 
 同一份源码用在两个地方，所以同样的代码在两处得到同样的错误代码（codes）和说明：
@@ -79,6 +79,7 @@ def as_rows(value, shape, what="输出"):
 
 
 def flatten(x):
+    """二维列表摊平成一维（一维的原样复制）。"""
     return [v for row in x for v in row] if x and isinstance(x[0], list) else list(x)
 
 
@@ -138,29 +139,35 @@ def combine(flags, default, model, names):
 
 
 def unchanged(before, after, what, new="列表"):
+    """学习者没有改动传入的列表时返回 []；改了时返回一条 modified_input（what：哪个参数，new：应当新建什么）。"""
     if before != after:
         return [("modified_input", message(None, "modified_input", what=what, new=new))]
     return []
 
 
 def copy_rows(x):
+    """一维或二维列表的副本（传给学习者的总是副本，事后与原来的比较，看它有没有改动输入）。"""
     return [list(r) for r in x] if x and isinstance(x[0], list) else list(x)
 
 
 def mean_of(values):
+    """一组数的平均值。"""
     return sum(values) / len(values)
 
 
 def var_of(values, unbiased=False):
+    """一组数的方差：默认有偏（除以 n），unbiased=True 时除以 n − 1。"""
     mu = mean_of(values)
     return sum((v - mu) ** 2 for v in values) / (len(values) - (1 if unbiased else 0))
 
 
 def columns_of(x):
+    """二维列表的各列（转置）。"""
     return [list(col) for col in zip(*x)]
 
 
 def max_abs_of(values):
+    """一组数里最大的绝对值。"""
     return max(abs(v) for v in values)
 
 

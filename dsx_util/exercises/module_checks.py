@@ -13,6 +13,7 @@ from .torch_checks import RAISES, close, describe_value, fmt_shape, max_abs_diff
 
 
 def stop_with(out):
+    """学习者的代码未完成、报错或超时（Outcome out）：只报这一条，不再往下检查。"""
     return [(out.code, out.message)]
 
 

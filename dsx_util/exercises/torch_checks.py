@@ -109,16 +109,19 @@ def try_call(fn, *args, **kwargs):
 
 
 def generator(seed):
+    """检查用的独立随机数生成器（不动学习者的全局随机状态）。"""
     import torch
     return torch.Generator().manual_seed(seed)
 
 
 def randn(seed, *shape, dtype=None):
+    """检查用的标准正态随机张量：同一个种子总是同样的数，不动学习者的全局随机状态；dtype 缺省为 float32。"""
     import torch
     return torch.randn(*shape, generator=generator(seed), dtype=dtype or torch.float32)
 
 
 def close_finite(a, b, atol, rtol):
+    """a 是与 b 形状相同、全是有限值的张量，且数值上一致（与 close 不同：a 里有 NaN/inf 就不算一致）。"""
     import torch
     if not isinstance(a, torch.Tensor) or not isinstance(b, torch.Tensor) or a.shape != b.shape:
         return False

@@ -1,4 +1,4 @@
-# 导入：标准库、torch、feedback、torch_checks、dsx_util.layernorm。
+# 导入：标准库、torch、dsx_util.layernorm、feedback、torch_checks。
 """两道练习共用的 Transformer 块模型：第 1 章的前置归一化块与第 9 章的后置归一化块用同一套零件、
 同一套“接错”的变体来检查（一处或两处接错的所有组合）。
 """

@@ -1,3 +1,4 @@
+# 导入：feedback、list_checks。
 """练习 ch01-count-norms 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 from ...feedback import checker, message
 from ...list_checks import call_or_stop

@@ -1,3 +1,4 @@
+# 导入：feedback、shared.blocks。
 """练习 ch01-pre-ln-block 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 from ...feedback import checker
 from ...shared.blocks import check_block

@@ -1,3 +1,4 @@
+# 导入：标准库、torch、feedback、module_checks、torch_checks。
 """检查学习者的 ``fn(x) -> (mean, var)``：沿最后一维、保留维度、有偏方差。
 
 均值和方差分别与一组“错误模型”（维度不对、没有 keepdim、无偏方差）比较，找出最具体的解释。

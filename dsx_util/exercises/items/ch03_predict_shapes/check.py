@@ -1,3 +1,4 @@
+# 导入：feedback、list_checks。
 """练习 ch03-predict-shapes 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。
 
 正确的形状按 PyTorch 的规则算出（归约掉的维度消失，keepdim=True 时留下长度 1；减法广播回 x 的形状），

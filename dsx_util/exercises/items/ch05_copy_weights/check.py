@@ -1,3 +1,4 @@
+# 导入：torch、dsx_util.layernorm、feedback、torch_checks。
 """练习 ch05-copy-weights 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 from ...feedback import checker, message
 from ...torch_checks import close_finite, max_abs_diff, randn, try_call

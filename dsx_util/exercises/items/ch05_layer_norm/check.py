@@ -1,3 +1,4 @@
+# 导入：标准库、torch、feedback、module_checks、torch_checks。
 """检查学习者自己写的 LayerNorm：用专门挑选的输入，说出具体错在哪里。
 
 诊断方法：对每个输入，同时算出正确答案和多种“错误模型”（无偏方差、ε 放错位置、维度不对、

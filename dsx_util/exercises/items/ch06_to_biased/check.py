@@ -1,3 +1,4 @@
+# 导入：标准库、torch、feedback、torch_checks。
 """练习 ch06-to-biased 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 

@@ -1,3 +1,4 @@
+# 导入：标准库、torch、feedback、module_checks、torch_checks。
 """检查学习者自己写的 BatchNorm1d：``cls(num_features, eps=1e-5, momentum=0.1)``，输入 x 形状 [B, H]。
 
 对照 ``nn.BatchNorm1d`` 的行为分三步检查：训练模式的输出（按批量统计量归一化）、

@@ -1,3 +1,4 @@
+# 导入：feedback、torch_checks。
 """练习 ch08-rms 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 from ...feedback import checker
 from ...torch_checks import randn, run_cases

@@ -1,3 +1,4 @@
+# 导入：标准库、torch、feedback、module_checks、torch_checks。
 """检查学习者自己写的 RMSNorm（均方根归一化）：``cls(emb_dim, eps=1e-6)``，参数 ``scale``。
 
 与层归一化检查器同样的思路：把学习者的输出与多种错误模型（减了均值、ε 放错位置、

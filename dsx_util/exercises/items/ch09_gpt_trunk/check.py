@@ -1,3 +1,4 @@
+# 导入：torch、dsx_util.layernorm、feedback、torch_checks。
 """练习 ch09-gpt-trunk 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 from ...feedback import checker
 from ...torch_checks import generator, judge_tensor, try_call

@@ -1,3 +1,4 @@
+# 导入：标准库、torch、feedback、torch_checks。
 """练习 ch10-rms-norm-backward 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 from ...feedback import checker, message
 from ...torch_checks import close_finite, judge_tensor, randn, try_call

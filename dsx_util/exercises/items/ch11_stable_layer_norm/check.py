@@ -1,3 +1,4 @@
+# 导入：torch、feedback、torch_checks。
 """练习 ch11-stable-layer-norm 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 from ...feedback import checker, message
 from ...torch_checks import judge_tensor, max_abs_diff, randn, try_call

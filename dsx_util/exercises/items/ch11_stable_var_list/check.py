@@ -1,3 +1,4 @@
+# 导入：标准库、feedback、list_checks。
 """练习 ch11-stable-var-list 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 

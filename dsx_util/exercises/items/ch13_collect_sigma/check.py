@@ -1,3 +1,4 @@
+# 导入：标准库、torch、dsx_util.gpt、feedback、torch_checks。
 """练习 ch13-collect-sigma 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法与写明的要求在 mistakes.py）。
 
 检查用的小模型：两个块、嵌入 8 维（无偏与有偏估计差 √(8/7) 倍），各层归一化的 ε 各不相同且不小（ε 放错位置、
