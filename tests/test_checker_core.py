@@ -198,7 +198,7 @@ def test_a_bug_inside_the_checker_becomes_one_message(monkeypatch):
     def broken(*args):
         raise IndexError("内部错误")
 
-    monkeypatch.setattr(layernorm_check, "_diagnose", broken)
+    monkeypatch.setattr(layernorm_check, "_fixture", broken)   # 检查函数体用到的第一个内部函数
     r = check_layer_norm(nn.LayerNorm, show=False)
     assert r.codes == ["check_failed"] and "IndexError" in r.messages[0]
 

@@ -806,8 +806,8 @@ class Checker:
     check_failed，绝不让单元格报错；结束时恢复学习者的全局随机状态。标题与要求来自练习文件夹。
     """
 
-    def __init__(self, body, exercise_id, codes, each=False):
-        self.body, self.exercise_id, self.codes, self.each = body, exercise_id, dict(codes), each
+    def __init__(self, body, exercise_id, codes, each=False, runner=False):
+        self.body, self.exercise_id, self.codes, self.each, self.runner = body, exercise_id, dict(codes), each, runner
         self.__name__ = self.__qualname__ = body.__name__
         self.__doc__ = body.__doc__
         self.__wrapped__ = body
@@ -824,7 +824,11 @@ class Checker:
         try:
             findings = spec_findings(fn, self.exercise_id)
             if not stops_checking(findings):
-                out = self.body(fn, **options)
+                if self.runner:   # 函数体多次调用学习者的代码：给它一个 Runner，事后附上它的提醒（打印太多等）
+                    run = Runner(**options)
+                    out = with_notes(self.body(fn, run), run.notes())
+                else:
+                    out = self.body(fn, **options)
                 if isinstance(out, CheckResult):
                     findings += list(zip(out.codes, out.messages))
                     notes = out.notes
@@ -842,15 +846,17 @@ class Checker:
         return finish(self.exercise, findings, notes, show=show, each=self.each)
 
 
-def checker(module_name, codes, each=False):
+def checker(module_name, codes, each=False, runner=False):
     """装饰器，每道练习的 check.py 都用它：``@checker(__name__, CODES)``。
 
     练习 id 由模块名推出（items/<练习>/check.py），CODES 是这道练习自己的代码 -> 中文说明（通用代码的说明在
     MESSAGES）。被装饰的函数体收到学习者的函数或类（以及调用时给的关键字选项，如 timeout），返回 findings：
     [(代码, 说明), ...]，空列表表示通过。each=True：同一个代码的不同说明都保留（例如几道小题错了同一种）。
+    runner=True（模块类练习）：函数体写成 ``body(学习者的类, run)``，run 是一个 Runner（``check_x(类, timeout=1.0)``
+    的 timeout 给它），结束后自动附上它的提醒。
     """
     def wrap(body):
-        return Checker(body, exercise_id_of(module_name), codes, each)
+        return Checker(body, exercise_id_of(module_name), codes, each, runner)
     return wrap
 
 

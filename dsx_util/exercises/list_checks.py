@@ -239,15 +239,7 @@ def norm_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
                                                                got=fmt_num(r))))
         y_gb = run(base, gamma, beta)
         if y_gb is not None:
-            added = [mean_of([a[j] - b[j] for a, b in zip(y_gb, y_g)]) for j in range(h)]
-            bad = [j for j in range(h) if abs(added[j] - beta[j]) > 1e-3 * (1 + abs(beta[j]))]
-            if bad:
-                j = bad[0]
-                hint = ""
-                if abs(added[j] - gamma[j] * beta[j]) < 1e-3 * (1 + abs(added[j])):
-                    hint = f"，恰好是 γ[{j}]·β[{j}]：β 被 γ 乘到了，应在乘完 γ 之后再加"
-                findings.append(("beta_not_featurewise", message(codes, "beta_not_featurewise", j=j, pos=j + 1, want=fmt_num(beta[j]),
-                                                                  got=fmt_num(added[j]), hint=hint)))
+            findings += beta_featurewise(y_g, y_gb, gamma, beta, codes)
     changed = [list(r) for r in base]
     changed[0] = [v * 3.0 + 7.0 for v in changed[0]]
     y_c = run(changed, ones, zeros)
@@ -256,6 +248,19 @@ def norm_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
         if d > 1e-6:
             findings.append(("rows_mixed", message(codes, "rows_mixed", diff=fmt_num(d))))
     return findings
+
+
+def beta_featurewise(y_g, y_gb, gamma, beta, codes, tol=1e-3, multiplied="：β 被 γ 乘到了，应在乘完 γ 之后再加"):
+    """逐特征加 β 这一步：y_gb 与 y_g 只差 β，每一列的平均差应是 β[j]。不是时一条 beta_not_featurewise（差恰好是
+    γ[j]·β[j] 时说出 β 被 γ 乘到了，后面接 multiplied），否则 []。"""
+    added = [mean_of([a[j] - b[j] for a, b in zip(y_gb, y_g)]) for j in range(len(beta))]
+    bad = [j for j in range(len(beta)) if abs(added[j] - beta[j]) > tol * (1 + abs(beta[j]))]
+    if not bad:
+        return []
+    j = bad[0]
+    hint = f"，恰好是 γ[{j}]·β[{j}]{multiplied}" if abs(added[j] - gamma[j] * beta[j]) < tol * (1 + abs(added[j])) else ""
+    return [("beta_not_featurewise", message(codes, "beta_not_featurewise", j=j, pos=j + 1, want=fmt_num(beta[j]),
+                                             got=fmt_num(added[j]), hint=hint))]
 
 
 def quiet(fn, shape):

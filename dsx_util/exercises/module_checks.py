@@ -166,3 +166,13 @@ def rows_mixed(run, m, x3, tol=1e-5):
     d[0, 0] = 0.0
     d = float(d.nan_to_num(float("inf")).max())
     return d if d > tol else None
+
+
+def rows_mixed_finding(run, m, x3, own):
+    """只改动第 (0, 0) 个词元那一行后，别的词元的输出也变了：一条 rows_mixed（own：每个词元只该用它自己那一行的什么，
+    例如“均值和方差”）；没变或无法检查时 []。"""
+    d = rows_mixed(run, m, x3)
+    if d is None:
+        return []
+    return [("rows_mixed", f"输入形状 {fmt_shape(x3.shape)}，只改动第 (0, 0) 个词元那一行后，别的词元的输出也变了，"
+                           f"最大变化 {fmt_num(d)}：每个词元只能用它自己那一行的{own}（沿最后一维，嵌入维度 H）。")]

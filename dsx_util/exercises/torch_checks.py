@@ -172,21 +172,27 @@ def wrong_output_message(value, expected, label=""):
 
 def run_cases(fn, cases, codes, **judge):
     """cases：[(标签, 参数元组, 关键字参数字典, 正确结果, 错误写法字典)]；遇到第一个错误就停止。"""
-    import torch
     for label, args, kwargs, expected, variants in cases:
         given = clone_args(args)
         value, failure = try_call(fn, *given, **kwargs)   # 传副本：学习者原地修改也不影响检查
         if failure is None:
             failure = judge_tensor(value, expected, variants, codes, label=label, fields=kwargs, **judge)
-        changed = [i for i, (a, g) in enumerate(zip(args, given), start=1)
-                   if isinstance(a, torch.Tensor) and isinstance(g, torch.Tensor) and not torch.equal(a, g)]
-        findings = ([] if failure is None else [failure]) + (
-            [("modified_input", label + message(None, "modified_input", new="张量",
-                                                what=f"第 {changed[0]} 个参数（例如用了 -=、/= 或 sub_()、div_() 这类原地操作）"))]
-            if changed else [])
+        findings = ([] if failure is None else [failure]) + changed_inputs(
+            [(f"第 {i} 个参数", a, g) for i, (a, g) in enumerate(zip(args, given), start=1)], label)
         if findings:
             return findings
     return []
+
+
+def changed_inputs(pairs, label="", how="例如用了 -=、/= 或 sub_()、div_() 这类原地操作"):
+    """pairs：[(参数的称呼, 原来的张量, 传给学习者的副本), ...]。学习者改动了某个副本时返回一条 modified_input
+    （说出第一个被改的参数，label 放在最前面，how 是常见的原地写法），否则 []。"""
+    import torch
+    changed = [name for name, before, after in pairs if isinstance(before, torch.Tensor)
+               and isinstance(after, torch.Tensor) and not torch.equal(before, after)]
+    if not changed:
+        return []
+    return [("modified_input", label + message(None, "modified_input", new="张量", what=f"{changed[0]}（{how}）"))]
 
 
 def clone_args(args):

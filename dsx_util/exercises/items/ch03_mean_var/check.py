@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ...feedback import NOT_DONE, RAISED, Runner, TIMEOUT, TIME_LIMIT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num, with_notes
+from ...feedback import NOT_DONE, RAISED, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num
 from ...torch_checks import RAISES, describe_value, find_models, fmt_shape, max_abs_diff, run_model
 from ...module_checks import worst
 
@@ -78,14 +78,9 @@ def _where(k, x):
     return f"形状 {fmt_shape(x.shape)} 的{_NAMES[k]}"
 
 
-@checker(__name__, CODES)
-def check_mean_var(fn, timeout=TIME_LIMIT):
-    """检查 ``fn(x) -> (mean, var)``；返回 CheckResult（错误代码见 CODES）。"""
-    run = Runner(timeout=timeout)
-    return with_notes(_diagnose(fn, run), run.notes())
-
-
-def _diagnose(fn, run):
+@checker(__name__, CODES, runner=True)
+def check_mean_var(fn, run):
+    """检查 ``fn(x) -> (mean, var)``（错误代码见 CODES）。"""
     import torch
     inputs, keys, mean_models, var_models = _fixture()
     means, variances, first_error, dtype_msg = [], [], None, None

@@ -15,9 +15,9 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ...feedback import NOT_DONE, RAISED, Runner, TIMEOUT, TIME_LIMIT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num, with_notes
+from ...feedback import NOT_DONE, RAISED, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num
 from ...torch_checks import close, find_models, fmt_shape, max_abs_diff, run_model
-from ...module_checks import build_module, eps_used, output, rows_mixed, run_forward, set_params, stop_with, worst
+from ...module_checks import build_module, eps_used, output, rows_mixed_finding, run_forward, set_params, stop_with, worst
 
 
 
@@ -141,14 +141,9 @@ def _where(name, x):
     return f"形状 {fmt_shape(x.shape)} 的{_NAMES.get(name, name)}"
 
 
-@checker(__name__, CODES)
-def check_layer_norm(cls_or_factory, timeout=TIME_LIMIT):
-    """检查 ``cls_or_factory(emb_dim)`` 创建的层归一化模块；返回 CheckResult（见 CODES）。"""
-    run = Runner(timeout=timeout)
-    return with_notes(_diagnose(cls_or_factory, run), run.notes())
-
-
-def _diagnose(factory, run):
+@checker(__name__, CODES, runner=True)
+def check_layer_norm(factory, run):
+    """检查 ``cls_or_factory(emb_dim)`` 创建的层归一化模块（见 CODES）。"""
     import torch
 
     inputs, big, gamma, beta, keys, candidates, configs = _fixture()
@@ -306,11 +301,7 @@ def _stepwise(m, run):
                              f"应整体加上 β[{j}] = {fmt_num(beta[j])}，你的加了 {fmt_num(added[j])}{hint}"
                              f"（式 (4.4)：y = γ ⊙ x̂ + β）。"))
     if set_params(m, {"scale": ones, "shift": zeros}):
-        d = rows_mixed(run, m, x3)
-        if d is not None:
-            findings.append(("rows_mixed",
-                             f"输入形状 {fmt_shape(x3.shape)}，只改动第 (0, 0) 个词元那一行后，别的词元的输出也变了，"
-                             f"最大变化 {fmt_num(d)}：每个词元只能用它自己那一行的均值和方差（沿最后一维，嵌入维度 H）。"))
+        findings += rows_mixed_finding(run, m, x3, "均值和方差")
     return findings
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 
-from ...feedback import NOT_DONE, Runner, TIMEOUT, TIME_LIMIT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num, fmt_pair, with_notes
+from ...feedback import NOT_DONE, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num, fmt_pair
 from ...torch_checks import close, describe_value, find_models, fmt_shape, max_abs_diff, run_model, tensor_problem
 from ...module_checks import output, stop_with, worst
 
@@ -101,13 +101,6 @@ def _running_models(x, rm0, rv0):
     return rm_models, rv_models
 
 
-@checker(__name__, CODES)
-def check_batch_norm(cls_or_factory, timeout=TIME_LIMIT):
-    """检查 ``cls_or_factory(num_features)`` 创建的批量归一化模块；返回 CheckResult（见 CODES）。"""
-    run = Runner(timeout=timeout)
-    return with_notes(_diagnose(cls_or_factory, run), run.notes())
-
-
 def _buffers(m):
     """读出学习者的 running_mean / running_var（拷贝）；缺失或形状不对时返回说明文字。"""
     import torch
@@ -123,7 +116,9 @@ def _buffers(m):
     return values, None
 
 
-def _diagnose(factory, run):
+@checker(__name__, CODES, runner=True)
+def check_batch_norm(factory, run):
+    """检查 ``cls_or_factory(num_features)`` 创建的批量归一化模块（见 CODES）。"""
     import torch
     x1, x2, x3 = _fixture()
     findings = []

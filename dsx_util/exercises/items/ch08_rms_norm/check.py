@@ -10,9 +10,9 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ...feedback import Runner, TIME_LIMIT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num, with_notes
+from ...feedback import WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num
 from ...torch_checks import find_models, fmt_shape, max_abs_diff, run_model
-from ...module_checks import build_module, eps_used, output, rows_mixed, run_forward, set_params, worst
+from ...module_checks import build_module, eps_used, output, rows_mixed_finding, run_forward, set_params, worst
 
 
 
@@ -108,14 +108,9 @@ def _model(x, gamma, cfg, eps=EPS):
     return gamma.double() * norm if cfg["affine"] == "ok" else norm
 
 
-@checker(__name__, CODES)
-def check_rms_norm(cls_or_factory, timeout=TIME_LIMIT):
-    """检查 ``cls_or_factory(emb_dim)`` 创建的 RMSNorm；返回 CheckResult（见 CODES）。"""
-    run = Runner(timeout=timeout)
-    return with_notes(_diagnose(cls_or_factory, run), run.notes())
-
-
-def _diagnose(factory, run):
+@checker(__name__, CODES, runner=True)
+def check_rms_norm(factory, run):
+    """检查 ``cls_or_factory(emb_dim)`` 创建的 RMSNorm（见 CODES）。"""
     import torch
     inputs, gamma, keys, candidates = _fixture()
     m, findings = build_module(factory, run, H, [("scale", "缩放参数 γ", 1.0)], [gamma])
@@ -245,11 +240,7 @@ def _stepwise(m, run):
                          f"把 scale 设成各不相同的值后，第 {j} 个特征的输出应是 scale = 1 时的 γ[{j}] = "
                          f"{fmt_num(gamma[j])} 倍，你的是 {fmt_num(r)} 倍。"))
     if set_params(m, {"scale": ones}):
-        d = rows_mixed(run, m, x3)
-        if d is not None:
-            findings.append(("rows_mixed",
-                             f"输入形状 {fmt_shape(x3.shape)}，只改动第 (0, 0) 个词元那一行后，别的词元的输出也变了，"
-                             f"最大变化 {fmt_num(d)}：每个词元只能用它自己那一行的均方根（沿最后一维，嵌入维度 H）。"))
+        findings += rows_mixed_finding(run, m, x3, "均方根")
     return findings
 
 

@@ -1,7 +1,7 @@
 # 导入：torch、feedback、torch_checks。
 """这道练习的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法与写明的要求在 mistakes.py）。"""
 from ...feedback import checker, message
-from ...torch_checks import judge_tensor, randn, try_call
+from ...torch_checks import changed_inputs, judge_tensor, randn, try_call
 
 CODES = {
     "only_q_normalized": "{label}只归一化了查询 q，键 k 也要做一次均方根归一化。",
@@ -45,7 +45,6 @@ def _scores(q, k, eps, *, norm_q=True, norm_k=True, kind="rms", scale="sqrt", tr
 @checker(__name__, CODES, each=True)
 def check_qk_norm_scores(fn):
     """检查 qk_norm_scores(q, k, eps)：RMSNorm(q) · RMSNorm(k)ᵀ / √head_dim，形状 [B, 头数, T, T]。"""
-    import torch
     b, heads, t, d = 2, 3, 5, 8
     cases = (("", randn(0, b, heads, t, d) * 2 + 0.5, randn(1, b, heads, t, d) * 1.5 - 0.3, 1e-6),
              ("eps=0.5 时：", randn(2, b, heads, t, d) * 0.4, randn(3, b, heads, t, d) * 0.6, 0.5))
@@ -70,17 +69,14 @@ def check_qk_norm_scores(fn):
         if failure is None:
             failure = judge_tensor(value, want, wrong, CODES, label=label, atol=1e-4, rtol=1e-4,
                                     fields=dict(fields, eps=eps))
-        changed = [i for i, (a, g) in enumerate(((q, gq), (k, gk)), start=1) if not torch.equal(a, g)]
         if failure is not None and failure[0] == "wrong_output":   # 不像任何典型错误：说出违反了哪条性质
             steps = _steps(fn, q, k, d)
             failure = steps[0] if len(steps) == 1 else failure
             extra = steps[1:] if len(steps) > 1 else []
         else:
             extra = []
-        findings = ([failure] if failure else []) + extra + (
-            [("modified_input", label + message(CODES, "modified_input", new="张量",
-                                             what=f"参数 {'qk'[changed[0] - 1]}（例如用了 mul_()、/= 这类原地操作）"))]
-            if changed else [])
+        findings = ([failure] if failure else []) + extra + changed_inputs(
+            [("参数 q", q, gq), ("参数 k", k, gk)], label, how="例如用了 mul_()、/= 这类原地操作")
         if findings:
             return findings
     return []

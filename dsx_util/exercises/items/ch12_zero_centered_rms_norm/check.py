@@ -2,7 +2,7 @@
 """这道练习的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法与写明的要求在 mistakes.py）。"""
 from ...feedback import fmt_pair
 from ...feedback import checker, message
-from ...torch_checks import judge_tensor, randn, try_call
+from ...torch_checks import changed_inputs, judge_tensor, randn, try_call
 
 CODES = {
     "gamma_not_zero_centered": "{label}结果像是乘了 γ 而不是 (1 + γ)：零中心写法里 γ = 0 表示不缩放。",
@@ -92,12 +92,8 @@ def check_zero_centered_rms_norm(fn):
                     shown_budget, shown_diff = fmt_pair(budget, diff)   # 写到看得出两者不同为止
                     failure = ("low_precision_error", message(CODES, "low_precision_error", label=label, diff=shown_diff,
                                                            budget=shown_budget))
-        changed = [name for name, before, after in (("x", x, given), ("gamma", gamma, given_gamma))
-                   if not torch.equal(before, after)]
-        findings = ([failure] if failure else []) + (
-            [("modified_input", label + message(CODES, "modified_input", new="张量",
-                                             what=f"参数 {changed[0]}（例如用了 add_()、mul_()、*= 这类原地操作）"))]
-            if changed else [])
+        findings = ([failure] if failure else []) + changed_inputs(
+            [("参数 x", x, given), ("参数 gamma", gamma, given_gamma)], label, how="例如用了 add_()、mul_()、*= 这类原地操作")
         if findings:
             return findings
     return []

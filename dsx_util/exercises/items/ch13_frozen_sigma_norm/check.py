@@ -3,7 +3,7 @@
 import math
 
 from ...feedback import Stop, checker, fmt_num, message
-from ...list_checks import as_rows, call_or_stop, combine, copy_rows, first_difference, flatten, judge, max_abs_of, mean_of, quiet, unchanged, var_of, worst_of
+from ...list_checks import beta_featurewise, as_rows, call_or_stop, combine, copy_rows, first_difference, flatten, judge, max_abs_of, mean_of, quiet, unchanged, var_of, worst_of
 
 CODES = {
     "per_token_sigma": "你除以的是每个词元自己的标准差（普通的层归一化）：冻结 σ 的意思是所有词元都除以同一个给定的 sigma。",
@@ -116,15 +116,7 @@ def _steps(fn):
                                                                want=fmt_num(gamma[j]), got=fmt_num(r))))
         y_gb = run(copy_rows(base), 2.0, list(gamma), list(beta))
         if y_gb is not None:
-            added = [mean_of([a[j] - b[j] for a, b in zip(y_gb, y_g)]) for j in range(h)]
-            bad = [j for j in range(h) if abs(added[j] - beta[j]) > 1e-6 * (1 + abs(beta[j]))]
-            if bad:
-                j = bad[0]
-                hint = ""
-                if abs(added[j] - gamma[j] * beta[j]) < 1e-6 * (1 + abs(added[j])):
-                    hint = f"，恰好是 γ[{j}]·β[{j}]，β 被 γ 乘到了"
-                findings.append(("beta_not_featurewise", message(CODES, "beta_not_featurewise", j=j, pos=j + 1,
-                                                                  want=fmt_num(beta[j]), got=fmt_num(added[j]), hint=hint)))
+            findings += beta_featurewise(y_g, y_gb, gamma, beta, CODES, tol=1e-6, multiplied="，β 被 γ 乘到了")
     changed = copy_rows(base)
     changed[0] = [v * 3.0 + 7.0 for v in changed[0]]
     y_c = run(changed, 2.0, ones, zeros)
