@@ -170,6 +170,12 @@ def wrong_output_message(value, expected, label=""):
     return message(None, "wrong_output", what=what, want=want, got=got)
 
 
+def case(args, expected, wrong, label="", kwargs=None):
+    """run_cases 的一个用例：传给学习者的参数元组 args（传的是副本）、正确结果、典型错误 {代码: 结果}
+    （"代码#说明" 表示同一个代码的另一种写法；先比较的在前）；label 放在说明前面，kwargs 按名字传。"""
+    return (label, tuple(args), dict(kwargs or {}), expected, dict(wrong))
+
+
 def run_cases(fn, cases, codes, **judge):
     """cases：[(标签, 参数元组, 关键字参数字典, 正确结果, 错误写法字典)]；遇到第一个错误就停止。"""
     for label, args, kwargs, expected, variants in cases:

@@ -3,7 +3,7 @@
 import math
 
 from ...feedback import checker
-from ...torch_checks import randn, run_cases
+from ...torch_checks import case, randn, run_cases
 
 CODES = {
     "inverted": "换算方向反了：有偏方差除以 H，无偏方差除以 H−1，所以有偏方差更小。",
@@ -16,12 +16,11 @@ CODES = {
 def check_to_biased(fn):
     """检查 to_biased(var_unbiased, h)：把无偏方差换算成有偏方差（张量逐元素）。"""
     import torch
-    cases = []
-    for label, v, n in (("", torch.tensor([1.0, 2.5, 0.3]), 4), ("", randn(0, 2, 3).abs() + 0.5, 768)):
-        wrong = {
-            "inverted": v * n / (n - 1),
-            "used_sqrt": v * math.sqrt((n - 1) / n),
-            "ignored_n": v,
-        }
-        cases.append((label, (v.clone(), n), {}, v * (n - 1) / n, wrong))
-    return run_cases(fn, cases, CODES, atol=1e-7, rtol=1e-6)
+    inputs = [(torch.tensor([1.0, 2.5, 0.3]), 4), (randn(0, 2, 3).abs() + 0.5, 768)]
+    return run_cases(fn, [_case(v, n) for v, n in inputs], CODES, atol=1e-7, rtol=1e-6)
+
+
+def _case(v, n):
+    """无偏方差 v、样本数 n 的用例：正确的换算 v·(n−1)/n，以及三种典型错误。"""
+    wrong = {"inverted": v * n / (n - 1), "used_sqrt": v * math.sqrt((n - 1) / n), "ignored_n": v}
+    return case((v, n), v * (n - 1) / n, wrong)
