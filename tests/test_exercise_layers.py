@@ -164,3 +164,28 @@ def test_check_files_import_no_private_names():
                         found.append((path.parent.name, node.module, alias.name, "没有说明"))
     assert found == []
     assert checked >= 100
+
+
+# ---------------------------------------------------------------- 每样知识只有一处定义
+def _defined(name):
+    """给 name 赋值或定义 name 的模块（相对 PACKAGE 的路径）。"""
+    found = []
+    for path in MODULES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = [t.id for t in getattr(node, "targets", []) if isinstance(t, ast.Name)]
+            if name in targets or (isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == name):
+                found.append(path.relative_to(PACKAGE).as_posix())
+    return found
+
+
+def test_one_definition_per_item_of_knowledge():
+    """NOT_DONE、库的目录、找学习者出错的那一行、时限到了的说法、装饰器：各只在 feedback.py 定义一次。"""
+    for name in ("NOT_DONE", "LIBRARY_DIRS", "learner_frame", "MESSAGES", "checker", "Checker", "Stop"):
+        assert _defined(name) == ["feedback.py"], (name, _defined(name))
+    walks = [p.relative_to(PACKAGE).as_posix() for p in MODULES
+             if "__traceback__" in p.read_text(encoding="utf-8") or "extract_tb" in p.read_text(encoding="utf-8")]
+    assert walks == ["feedback.py"]   # 只有 learner_frame 沿着回溯找学习者的帧
+    wordings = [(p.relative_to(PACKAGE).as_posix(), node.value) for p in MODULES
+                for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and "检查已中止" in node.value]
+    assert [w for w, _ in wordings] == ["feedback.py"], wordings   # timeout 只有 MESSAGES 里的一种说法
