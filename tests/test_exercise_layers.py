@@ -147,23 +147,33 @@ def test_a_planted_import_outside_the_rule_is_caught(tmp_path):
 
 
 # ---------------------------------------------------------------- check.py 只用公开的名字
+def shared_imports(path):
+    """check.py 从共用模块导入的名字：[(模块, 名字), ...]（相对导入）。"""
+    return [(node.module, alias.name) for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ImportFrom) and node.level > 0 and node.module for alias in node.names]
+
+
 def test_check_files_import_no_private_names():
     """check.py 从共用模块导入的都是公开的、有说明的名字（不以 _ 开头），且导入的名字真的存在。"""
     found = []
     checked = 0
     for path in sorted(PACKAGE.glob("items/*/check.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.level > 0 and node.module:
-                target = importlib.import_module(f"{ROOT_PACKAGE}.{node.module}")
-                for alias in node.names:
-                    checked += 1
-                    value = getattr(target, alias.name, None)
-                    if alias.name.startswith("_") or value is None:
-                        found.append((path.parent.name, node.module, alias.name))
-                    elif callable(value) and not isinstance(value, type) and not (value.__doc__ or "").strip():
-                        found.append((path.parent.name, node.module, alias.name, "没有说明"))
+        for module, name in shared_imports(path):
+            checked += 1
+            value = getattr(importlib.import_module(f"{ROOT_PACKAGE}.{module}"), name, None)
+            if name.startswith("_") or value is None:
+                found.append((path.parent.name, module, name))
+            elif callable(value) and not isinstance(value, type) and not (value.__doc__ or "").strip():
+                found.append((path.parent.name, module, name, "没有说明"))
     assert found == []
     assert checked >= 100
+
+
+def test_a_planted_private_import_is_caught(tmp_path):
+    planted = tmp_path / "check.py"
+    planted.write_text((PACKAGE / "items" / "ch02_relu" / "check.py").read_text(encoding="utf-8")
+                       + "\nfrom ...list_checks import _in_string_or_comment  # noqa\n", encoding="utf-8")
+    assert [name for _, name in shared_imports(planted) if name.startswith("_")] == ["_in_string_or_comment"]
 
 
 # ---------------------------------------------------------------- 每样知识只有一处定义
