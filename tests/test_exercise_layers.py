@@ -199,3 +199,11 @@ def test_one_definition_per_item_of_knowledge():
                 for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
                 if isinstance(node, ast.Constant) and isinstance(node.value, str) and "检查已中止" in node.value]
     assert [w for w, _ in wordings] == ["feedback.py"], wordings   # timeout 只有 MESSAGES 里的一种说法
+
+
+def test_one_wording_for_an_exception_in_the_learners_code():
+    """raised 的说明只由 feedback.exception_sentence 写成：列表检查、PyTorch 检查、网页里都用它。"""
+    assert _defined("exception_sentence") == ["feedback.py"]
+    users = sorted(p.relative_to(PACKAGE).as_posix() for p in MODULES if "exception_sentence(" in p.read_text(encoding="utf-8"))
+    assert users == ["feedback.py", "list_checks.py"]
+    assert not [p for p in MODULES if "error_text(" in p.read_text(encoding="utf-8")]

@@ -40,7 +40,8 @@ TIME_LIMIT = 5.0
 # 各练习自己的代码及说明在它文件夹的 check.py 的 CODES 里，不许重新定义这里的代码（tests/test_exercise_layout.py）。
 MESSAGES = {
     NOT_DONE: "尚未作答：模板里的 raise NotImplementedError 还在，写好你的实现后再检查。",
-    "raised": "你的代码抛出了异常：{error}",
+    # 学习者的代码出错：说明只由 exception_sentence 写成（出错的那一行、中文的原因与改法、Python 的原话），全书一种写法
+    "raised": "{error}",
     "timeout": "你的函数运行超过 {limit:g} 秒（可能是死循环），检查已中止。",
     "syntax_error": "第 {line} 行有语法错误：{error}",
     # 网页里最常见的头几种错误（list_checks.run_source 在运行代码之前认出它们，CPython 与 Pyodide 里说法相同）
@@ -504,12 +505,6 @@ def learner_frame(exc):
     return found
 
 
-def learner_line(exc):
-    """异常发生在学习者代码的第几行（找不到时返回 None）。"""
-    found = learner_frame(exc)
-    return found[1] if found else None
-
-
 def learner_source(exc):
     """(学习者的整段代码, 出错的那一行)，取自 linecache（网页里 run_source 登记了代码；IPython 自己登记单元格）。"""
     found = learner_frame(exc)
@@ -517,15 +512,6 @@ def learner_source(exc):
         return "", ""
     lines = linecache.getlines(found[0])
     return "".join(lines), lines[found[1] - 1] if 0 < found[1] <= len(lines) else ""
-
-
-def error_text(exc, where=""):
-    """一行：中文解释在前（认识的报错），Python 的原话在后。"""
-    said = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
-    why = explain_error(exc, *learner_source(exc))
-    if why:
-        return f"{why}{where}{'' if why.endswith('？') else '。'}Python 的报错是 {said}"
-    return f"{said}{where}"
 
 
 # ---------------------------------------------------------------------------
@@ -645,8 +631,8 @@ class Outcome:
         if self.code == TIMEOUT:
             return message(None, TIMEOUT, limit=self.limit)
         if self.exception is None:
-            return f"运行你的代码时出错：{self.error}"
-        return exception_sentence(self.exception)
+            return message(None, RAISED, error=f"运行你的代码时出错：{self.error}")
+        return message(None, RAISED, error=exception_sentence(self.exception))
 
 
 def _frame_text(where):
@@ -682,7 +668,7 @@ def exception_sentence(exc: BaseException) -> str:
     said = type(exc).__name__ + (f"：{first[0].strip()}" if first else "")
     if len(said) > 200:
         said = said[:197] + "..."
-    why = explain_error(exc)
+    why = explain_error(exc, *learner_source(exc))
     if why:   # 认识的报错：先用中文说原因和改法，再附 Python 的原话
         at = f"你的代码{_frame_text(where)}出错" if where is not None else "运行你的代码时出错"
         return f"{at}：{why}{'' if why.endswith('？') else '。'}Python 的报错是 {said}"

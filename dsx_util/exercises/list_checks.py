@@ -16,8 +16,8 @@ import itertools
 import math
 import sys
 
-from .feedback import (MESSAGES, NOT_DONE, SPECS, CheckResult, Stop, error_text, exercise_spec, fmt_num, fmt_pair,
-                       learner_line, message, run_limited)
+from .feedback import (MESSAGES, NOT_DONE, RAISED, SPECS, CheckResult, Stop, exception_sentence, exercise_spec, fmt_num,
+                       fmt_pair, message, run_limited)
 
 TIME_LIMIT = 2.0
 
@@ -26,7 +26,7 @@ TIME_LIMIT = 2.0
 def call_or_stop(fn, *args, **kwargs):
     """调用学习者的函数（feedback.run_limited，与 Jupyter 里的检查器同一个办法）；未完成、报错、超时都变成 Stop。"""
     if not callable(fn):
-        raise Stop([("raised", message(None, "raised", error=f"{fn!r} 不是函数，不能调用"))])
+        raise Stop([(RAISED, message(None, RAISED, error=f"运行你的代码时出错：{fn!r} 不是函数，不能调用"))])
     run = run_limited(fn, args, kwargs, timeout=TIME_LIMIT)
     exc = run["exception"]
     if run["timed_out"]:
@@ -34,8 +34,7 @@ def call_or_stop(fn, *args, **kwargs):
     if isinstance(exc, NotImplementedError):
         raise Stop([(NOT_DONE, MESSAGES[NOT_DONE])])
     if exc is not None:
-        line = learner_line(exc)
-        raise Stop([("raised", message(None, "raised", error=error_text(exc, f"（第 {line} 行）" if line else "")))])
+        raise Stop([(RAISED, message(None, RAISED, error=exception_sentence(exc)))])
     return run["value"]
 
 
@@ -388,9 +387,7 @@ def run_source(source, checker, entry, spec=None):
     except NotImplementedError:
         return CheckResult(title, codes=[NOT_DONE], messages=[MESSAGES[NOT_DONE]]).as_dict()
     except Exception as exc:  # noqa: BLE001 -- 顶层代码出错也只变成一条反馈
-        line = learner_line(exc)
-        error = error_text(exc, f"（第 {line} 行）" if line else "")
-        return CheckResult(title, codes=["raised"], messages=[message(None, "raised", error=error)]).as_dict()
+        return CheckResult(title, codes=[RAISED], messages=[message(None, RAISED, error=exception_sentence(exc))]).as_dict()
     fn = namespace.get(entry)
     if not callable(fn):
         return CheckResult(title, codes=["missing_name"], messages=[message(None, "missing_name", name=entry)]).as_dict()
