@@ -1,10 +1,10 @@
-"""Sphinx 小扩展：网页里能直接编辑、运行、检查的练习（纯 Python 练习，见 dsx_util/exercises/pure_checks.py）。
+"""Sphinx 小扩展：网页里能直接编辑、运行、检查的练习（纯 Python 练习，见 dsx_util/exercises/list_checks.py）。
 
 - 章节笔记本里，纯 Python 练习的模板单元格带标签 inpage-exercise（由 dsx_book/nbsync.py 生成）；本扩展在每个这样的
   单元格后面放一条工具栏（「运行并检查」「重置」）和反馈区，外加一小段内联脚本。只读不练的读者不会多下载任何文件：
   内联脚本在读者第一次点工具栏或代码时才去加载 inpage.js、编辑器（CodeMirror 5）和浏览器里的 Python（Pyodide）。
 - 构建结束时把需要的文件复制进网站的 _static/：Pyodide 核心文件与 CodeMirror 来自 npm 包（make 安装到
-  node_modules/，版本写在 package.json），检查器就是 dsx_util 里的那一份（core.py、pure_checks.py 和各网页练习的 check.py）。网页不从外部加载任何东西。
+  node_modules/，版本写在 package.json），检查器就是 dsx_util 里的那一份（feedback.py、list_checks.py 和各网页练习的 check.py）。网页不从外部加载任何东西。
 """
 import html
 import json
@@ -21,7 +21,7 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_std
                  "pyodide-lock.json")
 CODEMIRROR_FILES = ("lib/codemirror.js", "lib/codemirror.css", "mode/python/python.js")
 TAG = "inpage-exercise"
-# 网页里的检查器：标准库核心 core.py、纯 Python 检查机制 pure_checks.py 和每道网页练习文件夹里的 check.py，
+# 网页里的检查器：标准库核心 feedback.py、纯 Python 检查机制 list_checks.py 和每道网页练习文件夹里的 check.py，
 # 在 Pyodide 里作为包 PAGE_PACKAGE 载入（保持 items/<练习>/check.py 的相对路径，相对导入与 CPython 里一样）
 PAGE_PACKAGE = "dsx_page"
 EXERCISES_DIR = ROOT / "dsx_util" / "exercises"
@@ -31,7 +31,7 @@ PAGE_LIST = "page_files.json"   # 网站里这些文件的清单（worker.js 按
 def page_files():
     """网页要载入的检查器文件：[(相对 EXERCISES_DIR 的路径, 文件), ...]；网页练习的 check.py 由练习目录推出。"""
     from dsx_util.exercises.catalog import EXERCISES
-    files = [EXERCISES_DIR / "core.py", EXERCISES_DIR / "pure_checks.py"]
+    files = [EXERCISES_DIR / "feedback.py", EXERCISES_DIR / "list_checks.py"]
     files += [EXERCISES_DIR / "items" / ex.id.replace("-", "_") / "check.py" for ex in EXERCISES if ex.in_page]
     return [(path.relative_to(EXERCISES_DIR).as_posix(), path) for path in files]
 

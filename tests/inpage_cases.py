@@ -42,7 +42,7 @@ FIRST_ERRORS = {
     "mixed_tabs": ["def relu_list(values):\n    out = []\n    for v in values:\n\tout.append(max(0.0, v))\n"
                    "        out.append(v)\n    return out\n",
                    "def relu_list(values):\n    out = []\n\treturn out\n"],
-    # 导入题目不许用的模块：代码与笔记本里相同（forbidden_call），说明是 core.MESSAGES["forbidden_import"]
+    # 导入题目不许用的模块：代码与笔记本里相同（forbidden_call），说明是 feedback.MESSAGES["forbidden_import"]
     "forbidden_call": ["import torch\n\n\ndef relu_list(values):\n    return [max(0.0, v) for v in values]\n",
                          "import numpy as np\n\n\ndef relu_list(values):\n    return list(np.maximum(values, 0.0))\n"],
 }

@@ -19,10 +19,13 @@ class Mutant:
     before: str      # 被改的那段代码
     after: str       # 改成了什么
     source: str      # 整个变异后的源码
+    changed: str = ""   # 变异后与原来不同的那几行（整理过的源码，去掉缩进）：变异体本身，不含行号
 
     @property
     def key(self):
-        return (self.exercise, self.operator, self.before, self.after)
+        """变异体本身：(练习 id, 算子, 变异后不同的那几行)。参考答案别处改动、行号移动时它不变；
+        被改的那一行本身变了，它就对不上任何变异体（EQUIVALENT 里的条目随之过时，测试会指出）。"""
+        return (self.exercise, self.operator, self.changed)
 
 
 def _is_eps(node):
@@ -202,6 +205,16 @@ def _defaults(tree):
     return out
 
 
+def _changed_lines(original, text):
+    """text 里与 original 不同的行（去掉缩进，用“ / ”连起来）；只删掉了语句时是“删去：”加上删掉的行。"""
+    import difflib
+    diff = list(difflib.ndiff(original.splitlines(), text.splitlines()))
+    added = [line[2:].strip() for line in diff if line.startswith("+ ")]
+    if added:
+        return " / ".join(added)
+    return "删去：" + " / ".join(line[2:].strip() for line in diff if line.startswith("- "))
+
+
 def mutants(exercise_id, source):
     """参考答案 source 的所有变异体（源码与原来不同、能编译的）。"""
     tree = ast.parse(source)
@@ -225,7 +238,7 @@ def mutants(exercise_id, source):
             continue
         seen.add(text)
         name, line, before, after = apply.done
-        out.append(Mutant(exercise_id, name, line, before, after, text))
+        out.append(Mutant(exercise_id, name, line, before, after, text, _changed_lines(original, text)))
     return out
 
 

@@ -3,7 +3,7 @@
 编目的错误与新错误在各练习的 mistakes.py 里（由 test_exercise_layout.py、test_inpage_checks.py 等统一测试）；
 这里是那边放不下的：只差一点点的答案（不是一种“错误写法”），以及说明里的数要写到看得出不同。
 """
-from dsx_util.exercises import pure_checks
+from dsx_util.exercises import list_checks
 from dsx_util.exercises.catalog import get_exercise
 from dsx_util.exercises.items.ch13_frozen_sigma_norm.mistakes import _src
 
@@ -11,7 +11,7 @@ EX = get_exercise("ch13-frozen-sigma-norm")
 
 
 def _run(source):
-    return pure_checks.run_source(source, EX.checker, EX.entry)
+    return list_checks.run_source(source, EX.checker, EX.entry)
 
 
 def test_rounded_output_is_pointed_at_the_first_difference_not_at_a_correct_step():

@@ -14,7 +14,7 @@ from dsx_util.exercises.items.ch03_mean_var import mistakes as stats_mistakes
 from dsx_util.exercises.items.ch05_layer_norm import mistakes as ln_mistakes
 from dsx_util.exercises.items.ch07_batch_norm import mistakes as bn_mistakes
 from dsx_util.exercises.items.ch08_rms_norm import mistakes as rms_mistakes
-from dsx_util.exercises._core import CheckResult, finish
+from dsx_util.exercises.feedback import CheckResult, finish
 from dsx_util.exercises.items.ch07_batch_norm.check import CODES as BATCH_NORM_CODES, check_batch_norm
 from dsx_util.exercises.items.ch05_layer_norm.check import CODES as LAYER_NORM_CODES, check_layer_norm
 from dsx_util.exercises.items.ch08_rms_norm.check import CODES as RMS_NORM_CODES, check_rms_norm
@@ -105,7 +105,7 @@ def test_checkers_report_an_unanswered_template_as_not_done(check, template):
 
 
 def test_numbers_in_sentences_use_times_ten_notation():
-    from dsx_util.exercises._core import fmt_num
+    from dsx_util.exercises.feedback import fmt_num
     assert fmt_num(1.2e6) == "1.2×10⁶" and fmt_num(1e-5) == "1×10⁻⁵" and fmt_num(-3.4e-2) == "-0.034"
     assert fmt_num(12345.6) == "12346" and fmt_num(0.93541) == "0.9354"
     r = check_layer_norm(ln_mistakes.SinglePass, show=False)

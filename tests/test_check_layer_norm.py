@@ -76,7 +76,7 @@ STEP_CODES = {"row_mean_not_zero", "row_variance_not_one", "not_shift_invariant"
 
 
 def test_every_code_has_a_faulty_implementation():
-    # 通用代码（说明在 core.MESSAGES）也各有一个犯了它的实现
+    # 通用代码（说明在 feedback.MESSAGES）也各有一个犯了它的实现
     assert set(FAULTY) | STEP_CODES == set(LAYER_NORM_CODES) | {"not_done", "raised", "timeout", "wrong_output"} and not set(FAULTY) & STEP_CODES
 
 

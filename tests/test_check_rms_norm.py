@@ -50,7 +50,7 @@ STEP_CODES = {"row_rms_not_one", "not_proportional", "not_scale_invariant", "gam
 
 
 def test_every_code_has_a_faulty_implementation():
-    # 通用代码（说明在 core.MESSAGES）也各有一个犯了它的实现
+    # 通用代码（说明在 feedback.MESSAGES）也各有一个犯了它的实现
     assert set(FAULTY) | STEP_CODES == set(RMS_NORM_CODES) | {"not_done", "raised", "timeout", "wrong_output"} and not set(FAULTY) & STEP_CODES
 
 

@@ -39,7 +39,7 @@ STEP_CODES = {"mean_of_constant_wrong", "mean_not_shift_equivariant", "variance_
 
 
 def test_every_code_has_a_faulty_implementation():
-    # 通用代码（说明在 core.MESSAGES）也各有一个犯了它的实现
+    # 通用代码（说明在 feedback.MESSAGES）也各有一个犯了它的实现
     assert set(FAULTY) | STEP_CODES == set(MEAN_VAR_CODES) | {"not_done", "raised", "timeout", "wrong_output"} and not set(FAULTY) & STEP_CODES
 
 

@@ -5,7 +5,7 @@ import pytest
 import torch
 import torch.nn as nn
 
-from dsx_util.exercises._core import (NOT_DONE, CheckResult, call_learner, describe_exception,
+from dsx_util.exercises.feedback import (NOT_DONE, CheckResult, call_learner, describe_exception,
                                       finish)
 from dsx_util.exercises import check_batch_norm
 from dsx_util.exercises import check_layer_norm
@@ -105,7 +105,7 @@ def test_notebook_shows_feedback_exactly_once(tmp_path):
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     src = [
-        "from dsx_util.exercises._core import finish",
+        "from dsx_util.exercises.feedback import finish",
         "finish('甲', [('raised', '出错了')])",                 # 最后一个表达式：只显示一次
         "r = finish('乙', [])",                                 # 赋值：显示一次
         "r",                                                     # 后面的单元格再看：再显示一次
@@ -198,7 +198,7 @@ def test_a_bug_inside_the_checker_becomes_one_message(monkeypatch):
     def broken(*args):
         raise IndexError("内部错误")
 
-    monkeypatch.setattr(layernorm_check, "_diagnose", broken)
+    monkeypatch.setattr(layernorm_check, "_fixture", broken)   # 检查函数体用到的第一个内部函数
     r = check_layer_norm(nn.LayerNorm, show=False)
     assert r.codes == ["check_failed"] and "IndexError" in r.messages[0]
 
@@ -211,10 +211,10 @@ def test_time_limit_is_kept_in_the_learners_code_not_inside_libraries():
 
     import torch
 
-    from dsx_util.exercises.core import _in_library, run_limited
-    assert _in_library(torch.__file__) and _in_library(inspect_module.__file__)
-    assert _in_library("<frozen importlib._bootstrap>")
-    assert not _in_library(__file__) and not _in_library("<学习者的代码>")
+    from dsx_util.exercises.feedback import in_library, run_limited
+    assert in_library(torch.__file__) and in_library(inspect_module.__file__)
+    assert in_library("<frozen importlib._bootstrap>")
+    assert not in_library(__file__) and not in_library("<学习者的代码>")
 
     def busy():
         while True:

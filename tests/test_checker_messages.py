@@ -6,9 +6,9 @@ import re
 import pytest
 import torch
 
-from dsx_util.exercises import pure_checks
+from dsx_util.exercises import list_checks
 from dsx_util.exercises.catalog import EXERCISES, get_exercise
-from dsx_util.exercises.core import CheckResult, fmt_pair
+from dsx_util.exercises.feedback import CheckResult, fmt_pair
 from mutation import run_checker
 
 
@@ -30,7 +30,7 @@ def test_untouched_template_is_calm_everywhere(ex):
     assert 'data-state="not_done"' in html and "✗" not in html and "danger" not in html and "b3261e" not in html
     assert "font-weight:bold" not in html.split('class="dsx-check-head"', 1)[1].split(">", 1)[0]
     if ex.in_page:
-        page = pure_checks.run_source(ex.template, ex.checker, ex.entry, ex.spec)
+        page = list_checks.run_source(ex.template, ex.checker, ex.entry, ex.spec)
         assert page["state"] == "not_done" and page["head"] == r.text()
 
 
@@ -48,7 +48,7 @@ def test_two_numbers_are_written_with_enough_digits_to_differ():
     # 网页练习里“目录之外”的数值不对：两个数写到不同为止
     src = get_exercise("ch07-batch-norm-lists").solution.replace(
         "math.sqrt(var + eps)", "math.sqrt(var + eps * (1 + 1e-4 * (v > 100)))")
-    result = pure_checks.run_source(src, "check_batch_norm_lists", "batch_norm_lists")
+    result = list_checks.run_source(src, "check_batch_norm_lists", "batch_norm_lists")
     if result["codes"] == ["wrong_output"]:
         want, got = re.findall(r"应为 (\S+)，你的是 (\S+)。", result["messages"][0])[0]
         assert want != got
@@ -56,7 +56,7 @@ def test_two_numbers_are_written_with_enough_digits_to_differ():
 
 def test_a_flattened_list_is_described_as_such():
     src = "def layer_norm_rows(rows, gamma, beta, eps=1e-5):\n    return [0.0] * 12\n"
-    result = pure_checks.run_source(src, "check_layer_norm_rows", "layer_norm_rows")
+    result = list_checks.run_source(src, "check_layer_norm_rows", "layer_norm_rows")
     assert result["messages"] == ["输出应有 3 行（每行一个列表），实际有 12 行：看起来你把所有行拼成了一个扁平的列表，请每行单独成一个列表。"]
 
 

@@ -72,11 +72,11 @@ def test_no_module_outside_the_folder_names_an_exercise():
             if ex.checker in words or ex.title in text or (ex.id in text and p != ITEMS / "__init__.py"):
                 found.append((p.relative_to(PACKAGE).as_posix(), ex.id))
     assert found == []
-    assert len(outside) >= 6   # 真的看了共用模块（core、_core、_steps、simple_checks、pure_checks、catalog…）
+    assert len(outside) >= 6   # 真的看了共用模块（feedback、list_checks、torch_checks、module_checks、catalog…）
 
 
 def test_no_folder_imports_another_exercise_folder():
-    """一道练习的文件只从共用模块导入（core、_core、_steps、simple_checks、pure_checks…），不导入别的练习的文件夹：
+    """一道练习的文件只从共用模块导入（feedback、list_checks、torch_checks、module_checks、shared/…），不导入别的练习的文件夹：
     删掉或改动一道练习，不会弄坏另一道。"""
     found = []
     folders = {f.name for f in ITEMS.iterdir() if f.is_dir() and not f.name.startswith("__")}
@@ -121,10 +121,10 @@ def test_every_code_of_an_exercise_with_mistakes_is_reached():
             continue
         m = importlib.import_module(f"dsx_util.exercises.items.{_folder(ex).name}.mistakes")
         reached = {c for _, codes, _ in list(m.MISTAKES) + list(getattr(m, "NOVEL", [])) for c in codes}
-        own = getattr(getattr(exercises, ex.checker), "codes", None)
-        if own is None:   # 四个模块类的检查器：逐步诊断的代码由 tests/test_check_steps.py 的新错误演示，
-            continue      # 覆盖由 tests/test_check_*.py 的 set(FAULTY) | STEP_CODES == CODES 保证
-        own = set(own)
+        if "module_checks" in (_folder(ex) / "check.py").read_text(encoding="utf-8"):
+            continue   # 用 module_checks 的四个检查器：逐步诊断的代码由 tests/test_check_steps.py 的新错误演示，
+            #            覆盖由 tests/test_check_*.py 的 set(FAULTY) | STEP_CODES == CODES 保证
+        own = set(getattr(exercises, ex.checker).codes)
         assert own - reached == set(), f"{ex.id}：这些错误代码没有一段犯了它的代码"
 
 
@@ -132,7 +132,7 @@ def test_every_code_of_an_exercise_with_mistakes_is_reached():
 _PROBE = r'''
 import json
 from dsx_util import exercises
-from dsx_util.exercises import catalog, pure_checks
+from dsx_util.exercises import catalog, list_checks
 ex = catalog.get_exercise(NEW_ID)
 check = getattr(exercises, ex.checker)
 cells = catalog.chapter_cells(ex.chapter)
@@ -140,16 +140,16 @@ folder = NEW_ID.replace("-", "_")
 m = __import__("dsx_util.exercises.items." + folder + ".mistakes", fromlist=["MISTAKES"])
 mistakes = []
 for what, codes, src in m.MISTAKES + m.NOVEL:
-    mistakes.append(pure_checks.run_source(src, ex.checker, ex.entry, ex.spec)["codes"] == codes)
+    mistakes.append(list_checks.run_source(src, ex.checker, ex.entry, ex.spec)["codes"] == codes)
 requirements = []   # 题目写明的要求：各有一个只违反它的尝试（同 tests/test_stated_requirements.py）
 for requirement, old, new, code, word in m.REQUIREMENTS:
-    r = pure_checks.run_source(ex.solution.replace(old, new, 1), ex.checker, ex.entry, ex.spec)
+    r = list_checks.run_source(ex.solution.replace(old, new, 1), ex.checker, ex.entry, ex.spec)
     requirements.append(old in ex.solution and code in r["codes"] and not r["passed"])
 print(json.dumps({
     "file": exercises.__file__, "title": ex.title, "in_all": ex.checker in exercises.__all__,
     "cells": [c.id for c in cells if c.id.startswith(NEW_ID)],
-    "solution": pure_checks.run_source(ex.solution, ex.checker, ex.entry, ex.spec)["codes"],
-    "template": pure_checks.run_source(ex.template, ex.checker, ex.entry, ex.spec)["codes"],
+    "solution": list_checks.run_source(ex.solution, ex.checker, ex.entry, ex.spec)["codes"],
+    "template": list_checks.run_source(ex.template, ex.checker, ex.entry, ex.spec)["codes"],
     "exercise_id": check.exercise_id, "mistakes": mistakes, "requirements": requirements,
 }, ensure_ascii=False))
 '''
@@ -189,18 +189,18 @@ def test_adding_an_exercise_touches_one_folder_and_order(tmp_path):
 
 
 def test_check_modules_import_only_shared_machinery():
-    """check.py 只从共用模块（core、_core、_steps、simple_checks、pure_checks、catalog）或别的 check.py 导入。"""
-    allowed = {"core", "_core", "_steps", "simple_checks", "pure_checks", "catalog"}
+    """check.py 只从共用层（feedback、list_checks、torch_checks、module_checks、catalog）与 shared/ 里的共用模块导入。"""
+    allowed = {"feedback", "list_checks", "torch_checks", "module_checks", "catalog"}
     for ex in EXERCISES:
         tree = ast.parse((_folder(ex) / "check.py").read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.level == 3:
-                assert node.module in allowed, (ex.id, node.module)
+                assert node.module in allowed or node.module.startswith("shared."), (ex.id, node.module)
 
 
 # ---------------------------------------------------------------- 一张通用说明表
 def _all_codes():
-    from dsx_util.exercises.core import MESSAGES
+    from dsx_util.exercises.feedback import MESSAGES
     codes = set(MESSAGES)
     for ex in EXERCISES:
         check = importlib.import_module(f"dsx_util.exercises.items.{_folder(ex).name}.check")
@@ -230,11 +230,11 @@ def _message_tables(path, codes):
 
 
 def test_one_generic_message_table():
-    """通用代码的说明只在 core.MESSAGES；各练习自己的说明只在它文件夹的 check.py 的 CODES；别处没有说明表。"""
+    """通用代码的说明只在 feedback.MESSAGES；各练习自己的说明只在它文件夹的 check.py 的 CODES；别处没有说明表。"""
     codes = _all_codes()
     found = {p.relative_to(PACKAGE).as_posix(): _message_tables(p, codes) for p in PACKAGE.rglob("*.py")}
     found = {k: v for k, v in found.items() if v}
-    assert found.pop("core.py") == ["MESSAGES"]
+    assert found.pop("feedback.py") == ["MESSAGES"]
     for path, tables in found.items():
         assert re.fullmatch(r"items/\w+/check\.py", path) and tables == ["CODES"], (path, tables)
     assert len(found) >= 20   # 真的找到了各练习的表
@@ -242,7 +242,7 @@ def test_one_generic_message_table():
 
 @pytest.mark.parametrize("ex", EXERCISES, ids=lambda ex: ex.id)
 def test_every_code_has_exactly_one_message(ex):
-    from dsx_util.exercises.core import MESSAGES
+    from dsx_util.exercises.feedback import MESSAGES
     check = importlib.import_module(f"dsx_util.exercises.items.{_folder(ex).name}.check")
     own = getattr(check, "CODES", {})
     assert set(own) & set(MESSAGES) == set(), "练习的 CODES 不许重新定义通用代码（一种代码一种说法）"

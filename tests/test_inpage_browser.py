@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 import pytest
 
 from dsx_util.exercises.catalog import EXERCISES
-from dsx_util.exercises.pure_checks import run_source
+from dsx_util.exercises.list_checks import run_source
 from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, MISTAKES, NAME_ERRORS, NOVEL
 
 IN_PAGE = [ex for ex in EXERCISES if ex.in_page]
@@ -222,7 +222,7 @@ def test_site_ships_the_same_checker_and_the_pinned_runtime():
     from dsx_book.inpage import PAGE_LIST, page_files
     static = html_dir() / "_static"
     listed = json.loads((static / "dsx_inpage" / PAGE_LIST).read_text())
-    assert "core.py" in listed and "pure_checks.py" in listed and "items/ch02_relu/check.py" in listed
+    assert "feedback.py" in listed and "list_checks.py" in listed and "items/ch02_relu/check.py" in listed
     for rel, path in page_files():   # 网页里的检查器与 dsx_util 里的是同一份（包括每道网页练习的 check.py）
         assert rel in listed and (static / "dsx_inpage" / rel).read_bytes() == path.read_bytes(), rel
     pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]

@@ -1,4 +1,4 @@
-"""纯 Python 检查器（dsx_util/exercises/pure_checks.py）的承诺：不导入 torch、numpy；每个错误代码都能被识别；
+"""纯 Python 检查器（dsx_util/exercises/list_checks.py）的承诺：不导入 torch、numpy；每个错误代码都能被识别；
 笔记本的调用方式（先运行代码，再 check_x(函数)）和网页的调用方式（run_source）给出同样的代码。
 """
 import ast
@@ -9,9 +9,9 @@ import pytest
 
 
 from dsx_util import exercises
-from dsx_util.exercises import pure_checks
+from dsx_util.exercises import list_checks
 from dsx_util.exercises.catalog import EXERCISES, get_exercise
-from dsx_util.exercises.core import MESSAGES
+from dsx_util.exercises.feedback import MESSAGES
 from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, GENERIC, MISTAKES, NAME_ERRORS, NOVEL
 
 IN_PAGE = [ex for ex in EXERCISES if ex.in_page]
@@ -19,7 +19,7 @@ CASES = [(ex_id, code, src) for ex_id, cases in MISTAKES.items() for code, src i
 
 
 def test_module_imports_without_torch_and_numpy(tmp_path):
-    """像网页那样把 core.py、pure_checks.py 和网页练习的 check.py 放进一个包，在 torch、numpy 都无法导入的解释器里
+    """像网页那样把 feedback.py、list_checks.py 和网页练习的 check.py 放进一个包，在 torch、numpy 都无法导入的解释器里
     运行一次检查（每道网页练习的参考答案都通过）。"""
     import json
     import shutil
@@ -38,7 +38,7 @@ def test_module_imports_without_torch_and_numpy(tmp_path):
         "        if name.split('.')[0] in ('torch', 'numpy', 'IPython', 'matplotlib', 'dsx_util'):\n"
         "            raise ImportError('blocked ' + name)\n"
         "sys.meta_path.insert(0, Block())\n"
-        f"from {PAGE_PACKAGE} import pure_checks as m\n"
+        f"from {PAGE_PACKAGE} import list_checks as m\n"
         f"cases = json.loads({json.dumps([[e.solution, e.checker, e.entry, e.spec] for e in IN_PAGE])!r})\n"
         "passed = [m.run_source(*case)['passed'] for case in cases]\n"
         "print(all(passed), len(passed), sorted(k for k in sys.modules if k.split('.')[0] in ('torch', 'numpy', 'dsx_util')))\n"
@@ -60,14 +60,14 @@ def test_only_standard_library_imports():
         # IPython 只在它已经载入时（笔记本里）才用来显示结果；上面的测试里它被禁止导入，检查照样可用。
         # catalog 只在 CPython 里读（网页里没有它，要求由 run_source 的 spec 给出）
         assert names - {"IPython"} <= set(sys.stdlib_module_names), (path, names - set(sys.stdlib_module_names))
-        assert relative <= {"core", "catalog", "pure_checks"}, relative   # check.py 只从 ...core / ...pure_checks 导入
+        assert relative <= {"feedback", "catalog", "list_checks"}, relative   # check.py 只从 ...feedback / ...list_checks 导入
 
 
 def test_in_page_exercises_cover_the_chapters_of_the_issue():
     chapters = {ex.chapter[:4] for ex in IN_PAGE}
     assert chapters >= {"ch02", "ch04", "ch06", "ch07", "ch08", "ch11"}
     for ex in IN_PAGE:
-        checker = pure_checks.load_checker(ex.checker)
+        checker = list_checks.load_checker(ex.checker)
         assert checker.exercise_id == ex.id and checker.exercise == ex.title
         tried = set(MISTAKES[ex.id]) | {c for ex_id, _, _, codes in NOVEL if ex_id == ex.id for c in codes}
         assert set(checker.codes) - tried == set(), "每个错误代码都要有一段犯了这个错误的代码"
@@ -81,7 +81,7 @@ def test_novel_mistakes_get_a_step_or_combination_code():
     assert sum(1 for *_, codes in NOVEL if len(codes) >= 2) >= 4
     for ex_id, what, source, codes in NOVEL:
         ex = get_exercise(ex_id)
-        result = pure_checks.run_source(source, ex.checker, ex.entry)
+        result = list_checks.run_source(source, ex.checker, ex.entry)
         assert result["codes"] == codes, (what, result["messages"])
         assert "wrong_output" not in result["codes"]
         assert result["head"] == f"✗ {ex.title}：发现 {len(codes)} 个问题"
@@ -91,15 +91,15 @@ def test_novel_mistakes_get_a_step_or_combination_code():
 
 @pytest.mark.parametrize("ex", IN_PAGE, ids=lambda ex: ex.id)
 def test_solution_passes_and_template_is_not_done(ex):
-    assert pure_checks.run_source(ex.solution, ex.checker, ex.entry)["codes"] == []
-    assert pure_checks.run_source(ex.template, ex.checker, ex.entry)["codes"] == ["not_done"]
+    assert list_checks.run_source(ex.solution, ex.checker, ex.entry)["codes"] == []
+    assert list_checks.run_source(ex.template, ex.checker, ex.entry)["codes"] == ["not_done"]
 
 
 def _notebook_way(ex, source, capsys):
     """像笔记本那样：运行模板单元格里的代码，再运行检查单元格（检查结果在终端里打印出来）。"""
     ns = {"__name__": "__main__"}
     exec(compile(source, "<cell>", "exec"), ns)
-    result = pure_checks.load_checker(ex.checker)(ns[ex.entry])
+    result = list_checks.load_checker(ex.checker)(ns[ex.entry])
     printed = capsys.readouterr().out
     assert printed.strip() == result.text()
     return result
@@ -108,7 +108,7 @@ def _notebook_way(ex, source, capsys):
 @pytest.mark.parametrize("ex_id,code,source", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
 def test_named_mistake_same_code_both_ways(ex_id, code, source, capsys):
     ex = get_exercise(ex_id)
-    page = pure_checks.run_source(source, ex.checker, ex.entry)
+    page = list_checks.run_source(source, ex.checker, ex.entry)
     assert page["codes"] == [code], page["messages"]
     assert any("\u4e00" <= ch <= "\u9fff" for ch in page["messages"][0])   # 一句中文说明
     notebook = _notebook_way(ex, source, capsys)
@@ -118,9 +118,9 @@ def test_named_mistake_same_code_both_ways(ex_id, code, source, capsys):
 
 @pytest.mark.parametrize("code", sorted(GENERIC))
 def test_generic_failures(code, monkeypatch):
-    monkeypatch.setattr(pure_checks, "TIME_LIMIT", 0.3)
+    monkeypatch.setattr(list_checks, "TIME_LIMIT", 0.3)
     ex = get_exercise("ch04-layer-norm-rows")
-    result = pure_checks.run_source(GENERIC[code].replace("{entry}", ex.entry), ex.checker, ex.entry)
+    result = list_checks.run_source(GENERIC[code].replace("{entry}", ex.entry), ex.checker, ex.entry)
     assert result["codes"] == [code] and result["passed"] is False
     assert all("\u4e00" <= ch <= "\u9fff" or ch in "εμσγβ" for ch in result["messages"][0]
                if ch.isalpha() and not ch.isascii())
@@ -128,16 +128,16 @@ def test_generic_failures(code, monkeypatch):
 
 
 def test_timeout_restores_tracing_and_catches_loops_that_swallow_exceptions(monkeypatch):
-    monkeypatch.setattr(pure_checks, "TIME_LIMIT", 0.3)
+    monkeypatch.setattr(list_checks, "TIME_LIMIT", 0.3)
     stubborn = "def stable_var(values):\n    while True:\n        try:\n            pass\n        except Exception:\n            pass\n"
     before = sys.gettrace()
-    assert pure_checks.run_source(stubborn, "check_stable_var", "stable_var")["codes"] == ["timeout"]
+    assert list_checks.run_source(stubborn, "check_stable_var", "stable_var")["codes"] == ["timeout"]
     assert sys.gettrace() is before
 
 
 def test_error_line_points_at_learner_code():
     source = "def relu_list(values):\n    x = 1\n    return values[99]\n"
-    (message,) = pure_checks.run_source(source, "check_relu", "relu_list")["messages"]
+    (message,) = list_checks.run_source(source, "check_relu", "relu_list")["messages"]
     assert "IndexError" in message and "第 3 行" in message
 
 
@@ -159,13 +159,13 @@ def test_first_errors_get_their_own_message(code, source):
     """全角标点（说出是哪个字符、改成什么、切换输入法）、缩进、导入题目不许用的模块（说出「只用纯 Python」）：
     各有一句中文说明，不是 Python 的英文报错。"""
     ex = get_exercise("ch02-relu")
-    result = pure_checks.run_source(source, ex.checker, ex.entry)
+    result = list_checks.run_source(source, ex.checker, ex.entry)
     assert result["codes"] == [code], result
     (text,) = result["messages"]
     assert "invalid character" not in text and "indent" not in text and "ModuleNotFoundError" not in text
     if code == "fullwidth_punctuation":
-        chars = [c for c in pure_checks.FULLWIDTH if c in source]
-        assert chars and all(f"「{c}」改成「{pure_checks.FULLWIDTH[c]}」" in text for c in chars), text
+        chars = [c for c in list_checks.FULLWIDTH if c in source]
+        assert chars and all(f"「{c}」改成「{list_checks.FULLWIDTH[c]}」" in text for c in chars), text
         assert "输入法" in text
     if code == "forbidden_call":
         assert "只用纯 Python" in text and "第 1 行" in text and "导入了" in text
@@ -180,7 +180,7 @@ def test_missing_names_are_named_in_chinese_with_a_close_name(source, words):
     """KeyError、NameError、AttributeError、除以 0：Python 的英文报错前有一句中文，说出缺的名字；学习者自己的代码
     （或那个模块）里有相近的名字时说出它。"""
     ex = get_exercise("ch02-relu")
-    result = pure_checks.run_source(source, ex.checker, ex.entry)
+    result = list_checks.run_source(source, ex.checker, ex.entry)
     assert result["codes"] == ["raised"], result
     text = result["messages"][0]
     assert all(w in text for w in words), text
@@ -190,17 +190,17 @@ def test_missing_names_are_named_in_chinese_with_a_close_name(source, words):
 def test_no_close_name_is_invented():
     """代码里没有相近的名字时不编一个：只说出缺的名字和该查什么。"""
     ex = get_exercise("ch02-relu")
-    text = pure_checks.run_source("def relu_list(values):\n    return [max(0.0, v) for v in valuez_list]\n",
+    text = list_checks.run_source("def relu_list(values):\n    return [max(0.0, v) for v in valuez_list]\n",
                                   ex.checker, ex.entry)["messages"][0]
     assert "没有叫 valuez_list 的名字" in text and "是不是" not in text, text
 
 
 def test_the_page_python_is_derived_from_the_standard_library():
     """「网页里也没有 X」只对网页（只带标准库的 Pyodide）里真的没有的模块说：statistics 在，torch、numpy 不在。"""
-    assert pure_checks.in_page_python("statistics") and pure_checks.in_page_python("math")
-    assert not pure_checks.in_page_python("torch") and not pure_checks.in_page_python("numpy")
+    assert list_checks.in_page_python("statistics") and list_checks.in_page_python("math")
+    assert not list_checks.in_page_python("torch") and not list_checks.in_page_python("numpy")
     ex = get_exercise("ch11-stable-var-list")
-    text = pure_checks.run_source("import statistics\n" + ex.solution, ex.checker, ex.entry)["messages"][0]
+    text = list_checks.run_source("import statistics\n" + ex.solution, ex.checker, ex.entry)["messages"][0]
     assert "第 1 行导入了 statistics" in text and "网页里也没有" not in text, text
 
 
@@ -210,7 +210,7 @@ def test_one_wording_for_imports_in_every_pure_exercise():
     head, tail = template.split("{rule}")[0], template.split("{line}")[1].split("{name}")[0]
     for ex in IN_PAGE:
         for name in ("torch", "numpy"):
-            result = pure_checks.run_source(f"import {name}\n" + ex.solution, ex.checker, ex.entry)
+            result = list_checks.run_source(f"import {name}\n" + ex.solution, ex.checker, ex.entry)
             assert result["codes"] == ["forbidden_call"], (ex.id, result)
             text = result["messages"][0]
             assert text.startswith(head) and tail in text and f"第 1 行导入了 {name}" in text, (ex.id, text)
@@ -219,7 +219,7 @@ def test_one_wording_for_imports_in_every_pure_exercise():
 
 def test_fullwidth_inside_strings_and_comments_is_fine():
     ex = get_exercise("ch02-relu")
-    assert pure_checks.run_source(FULLWIDTH_ALLOWED, ex.checker, ex.entry)["codes"] == []
+    assert list_checks.run_source(FULLWIDTH_ALLOWED, ex.checker, ex.entry)["codes"] == []
 
 
 def test_forbidden_import_is_named_in_every_pure_exercise_that_forbids_it():
@@ -228,13 +228,13 @@ def test_forbidden_import_is_named_in_every_pure_exercise_that_forbids_it():
         if "torch" not in ex.spec["forbidden"]:
             continue
         source = "import torch\n" + ex.solution
-        result = pure_checks.run_source(source, ex.checker, ex.entry)
+        result = list_checks.run_source(source, ex.checker, ex.entry)
         assert result["codes"] == ["forbidden_call"] and "只用纯 Python" in result["messages"][0], (ex.id, result)
         assert "第 1 行导入了 torch" in result["messages"][0]
 
 
 def test_missing_module_in_the_page_is_explained():
     """题目没有禁止 torch 的网页练习里导入 torch：网页里导入失败时，说明网页里没有 PyTorch、这道题不需要它。"""
-    from dsx_util.exercises.core import explain_error
+    from dsx_util.exercises.feedback import explain_error
     assert "网页里只有标准库" in explain_error(ModuleNotFoundError("No module named 'torch'"))
     assert "NumPy" in explain_error(ModuleNotFoundError("No module named 'numpy'"))

@@ -21,20 +21,20 @@ WHEEL = ROOT / "_build" / "dist" / nbsync.wheel_name()
 
 CHECK = r'''
 import importlib, json, sys
-from dsx_util.exercises import pure_checks
+from dsx_util.exercises import list_checks
 from dsx_util.exercises.catalog import EXERCISES
-assert "site-packages" in pure_checks.__file__, pure_checks.__file__   # 用的是装好的 wheel，不是仓库里的源码
+assert "site-packages" in list_checks.__file__, list_checks.__file__   # 用的是装好的 wheel，不是仓库里的源码
 problems, count = [], 0
 for ex in EXERCISES:
     if not ex.in_page:
         continue
-    if pure_checks.run_source(ex.solution, ex.checker, ex.entry)["codes"] != []:
+    if list_checks.run_source(ex.solution, ex.checker, ex.entry)["codes"] != []:
         problems.append((ex.id, "参考答案没有通过"))
-    if pure_checks.run_source(ex.template, ex.checker, ex.entry)["codes"] != ["not_done"]:
+    if list_checks.run_source(ex.template, ex.checker, ex.entry)["codes"] != ["not_done"]:
         problems.append((ex.id, "模板不是「尚未作答」"))
     module = importlib.import_module(f"dsx_util.exercises.items.{ex.id.replace('-', '_')}.mistakes")
     for what, codes, source in module.MISTAKES + getattr(module, "NOVEL", []):
-        got = pure_checks.run_source(source, ex.checker, ex.entry)["codes"]
+        got = list_checks.run_source(source, ex.checker, ex.entry)["codes"]
         count += 1
         if got != codes:
             problems.append((ex.id, what, codes, got))

@@ -1,5 +1,5 @@
 // 在 Web Worker 里运行学习者的代码：页面不会被死循环卡住（超时由页面结束这个 Worker）。
-// Pyodide 与检查器（core.py、pure_checks.py 和各网页练习的 items/<练习>/check.py，和 Jupyter 里用的是同一份）
+// Pyodide 与检查器（feedback.py、list_checks.py 和各网页练习的 items/<练习>/check.py，和 Jupyter 里用的是同一份）
 // 都从本站加载（构建时复制到 _static/，清单是 page_files.json），在 Pyodide 里作为包 dsx_page 载入；不访问外部网络。
 importScripts("../pyodide/pyodide.js");
 
@@ -16,7 +16,7 @@ const started = (async () => {
     const source = await (await fetch(name)).text();
     py.FS.writeFile("/home/pyodide/dsx_page/" + name, source);
   }
-  py.runPython("import sys; sys.path.insert(0, '/home/pyodide'); import json; from dsx_page import pure_checks");
+  py.runPython("import sys; sys.path.insert(0, '/home/pyodide'); import json; from dsx_page import list_checks");
   return py;
 })();
 started.then(() => postMessage({ type: "ready" }),
@@ -33,6 +33,6 @@ onmessage = async (event) => {
   py.globals.set("entry_name", entry);
   py.globals.set("spec_json", spec);
   const json = py.runPython(
-    "json.dumps(pure_checks.run_source(learner_code, checker_name, entry_name, json.loads(spec_json)))");
+    "json.dumps(list_checks.run_source(learner_code, checker_name, entry_name, json.loads(spec_json)))");
   postMessage({ type: "result", result: JSON.parse(json), printed: printed.join("\n").slice(0, 2000) });
 };

@@ -1,3 +1,4 @@
+# 导入：标准库、items、feedback；可选：nbformat、IPython、dsx_util.notebook。
 """全书的练习目录：从 items/ 里每道练习的文件夹读出练习，生成放进章节笔记本的单元格、显示参考答案。
 
 每道练习一个文件夹（见 items/__init__.py）：题目 task.md、学习者要改写的模板 template.py（未作答时运行不报错，
@@ -47,8 +48,8 @@ class Exercise:
 
     @property
     def params(self):
-        """模板里入口的参数：[(名字, 默认值或 core.REQUIRED), ...]；类取 __init__ 的参数（去掉 self）。"""
-        from .core import REQUIRED
+        """模板里入口的参数：[(名字, 默认值或 feedback.REQUIRED), ...]；类取 __init__ 的参数（去掉 self）。"""
+        from .feedback import REQUIRED
         node = self._entry_node()
         is_class = isinstance(node, ast.ClassDef)
         if is_class:

@@ -1,3 +1,4 @@
+# 导入：torch、dsx_util.seed。
 """练习 ch00-seeded-noise 编目的错误写法：检查器对每一条必须恰好报出给定的代码（tests/test_exercise_layout.py、
 tests/test_simple_checks.py 逐条检查）。每条是 (说明, 代码列表, 学习者写的函数)。
 """

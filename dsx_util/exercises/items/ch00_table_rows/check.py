@@ -1,7 +1,9 @@
+# 导入：标准库、feedback、list_checks。
 """练习 ch00-table-rows 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 
-from ...pure_checks import checker, _call, message
+from ...feedback import checker, message
+from ...list_checks import call_or_stop
 
 CODES = {
     "not_rows": "应返回由行组成的列表，每一行是一个列表，例如 [[名称, 个数, 均值], ...]；实际返回的是 {kind}。",
@@ -29,7 +31,7 @@ def check_table_rows(fn):
     ]
     for data in datasets:
         copy = {k: list(v) for k, v in data.items()}
-        rows = _call(fn, copy)
+        rows = call_or_stop(fn, copy)
         if isinstance(rows, (str, bytes, dict)) or not isinstance(rows, (list, tuple)) or \
                 not all(isinstance(r, (list, tuple)) for r in rows):
             return [("not_rows", message(CODES, "not_rows", kind=type(rows).__name__))]

@@ -1,5 +1,7 @@
+# 导入：feedback、list_checks。
 """练习 ch01-count-norms 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...pure_checks import checker, _call, message
+from ...feedback import checker, message
+from ...list_checks import call_or_stop
 
 CODES = {
     "not_pair": "应返回两个整数组成的元组 (层归一化个数, 参数总数)，实际返回的是 {value!r:.60}。",
@@ -25,7 +27,7 @@ def check_count_norms(fn):
                dict(GPT_CONFIG_124M, n_layers=24, emb_dim=1024, n_heads=16)]
     small = 2 * GPT_CONFIG_124M["n_layers"] + 1
     for k, cfg in enumerate(configs):
-        value = _call(fn, dict(cfg))
+        value = call_or_stop(fn, dict(cfg))
         try:
             count, params = value
             count, params = int(count), int(params)

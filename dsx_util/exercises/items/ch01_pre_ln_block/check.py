@@ -1,5 +1,7 @@
+# 导入：feedback、shared.blocks。
 """练习 ch01-pre-ln-block 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _check_block)
+from ...feedback import checker
+from ...shared.blocks import check_block
 
 CODES = {
     "post_ln_order": "你写的是后置归一化（Post-LN）：先加残差再归一化。前置归一化要在进入子层之前归一化。",
@@ -11,11 +13,11 @@ CODES = {
 }
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_pre_ln_block(fn):
     """检查 pre_ln_block(x, att, ff, norm1, norm2)：前置归一化 Transformer 块的前向传播（不含 dropout）。
 
     与正确结果不同时，和一处或两处接错（写成后置、两个层归一化对调或重复用一个、子层对调、残差缺失或加错地方）
     的组合比较，说出是哪几处。
     """
-    return _check_block(check_pre_ln_block.exercise, fn, "pre", CODES)
+    return check_block(fn, "pre", CODES)

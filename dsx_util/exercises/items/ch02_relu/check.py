@@ -1,5 +1,7 @@
+# 导入：feedback、list_checks。
 """练习 ch02-relu 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...pure_checks import (checker, _call, fmt_num, fmt_pair, message)
+from ...feedback import checker, fmt_num, fmt_pair, message
+from ...list_checks import call_or_stop
 
 CODES = {
     "negative_kept": "输入 {value} 是负数，输出却原样保留了它：ReLU 会把负数变成 0。",
@@ -19,7 +21,7 @@ def check_relu(fn):
     """检查 relu_list(values)：纯 Python 实现的 ReLU，输入浮点数列表，返回新列表。"""
     for data in ([-2.5, -1.0, 0.0, 0.5, 3.0], [1.25, -0.25, 7.0]):
         given = list(data)
-        out = _call(fn, given)
+        out = call_or_stop(fn, given)
         if not isinstance(out, list):
             return [("not_list", message(None, "not_list", kind=type(out).__name__))]
         if len(out) != len(data):

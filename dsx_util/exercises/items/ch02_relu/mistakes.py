@@ -1,3 +1,4 @@
+# 导入：无。
 """练习 ch02-relu 编目的错误写法：检查器对每一条必须恰好报出给定的代码（按顺序）。
 
 每条是 (说明, 代码列表, 学习者的整段代码)；CPython 的测试（tests/test_exercise_layout.py、test_inpage_checks.py）

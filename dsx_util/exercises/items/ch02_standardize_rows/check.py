@@ -1,5 +1,7 @@
+# 导入：torch、feedback、torch_checks。
 """练习 ch02-standardize-rows 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _randn, _run_cases, _standardize, _torch)
+from ...feedback import checker
+from ...torch_checks import randn, run_cases
 
 CODES = {
     "normalized_columns": "你按列（dim=0）做了标准化：这里要让每一行（同一个样本的所有特征）均值为 0、方差为 1。",
@@ -11,13 +13,19 @@ CODES = {
 }
 
 
-@checker(__name__, CODES)
+def _standardize(x, dim=-1, unbiased=False):
+    mean = x.mean(dim=dim, keepdim=True)
+    var = x.var(dim=dim, keepdim=True, unbiased=unbiased)
+    return (x - mean) / var.sqrt()
+
+
+@checker(__name__, CODES, each=True)
 def check_standardize_rows(fn):
     """检查 standardize_rows(x)：x 形状 [B, H]，把每一行变成均值 0、（有偏）方差 1。"""
-    torch = _torch()
+    import torch
     cases = []
     for seed, shape in ((0, (4, 6)), (1, (3, 5))):
-        x = _randn(seed, *shape) * torch.tensor([3.0] * shape[1]) + torch.arange(shape[1], dtype=torch.float32)
+        x = randn(seed, *shape) * torch.tensor([3.0] * shape[1]) + torch.arange(shape[1], dtype=torch.float32)
         wrong = {
             "normalized_columns": _standardize(x, dim=0),
             "normalized_all": (x - x.mean()) / x.var(unbiased=False).sqrt(),
@@ -27,4 +35,4 @@ def check_standardize_rows(fn):
             "unbiased_var": _standardize(x, unbiased=True),
         }
         cases.append(("", (x.clone(),), {}, _standardize(x), wrong))
-    return _run_cases(check_standardize_rows.exercise, fn, cases, CODES, atol=1e-3, rtol=1e-3)
+    return run_cases(fn, cases, CODES, atol=1e-3, rtol=1e-3)

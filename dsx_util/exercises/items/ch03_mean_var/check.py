@@ -1,3 +1,4 @@
+# 导入：标准库、torch、feedback、module_checks、torch_checks。
 """检查学习者的 ``fn(x) -> (mean, var)``：沿最后一维、保留维度、有偏方差。
 
 均值和方差分别与一组“错误模型”（维度不对、没有 keepdim、无偏方差）比较，找出最具体的解释。
@@ -9,12 +10,11 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ...core import exercise_id_of
-from ..._core import (spec_findings, stops_checking, NOT_DONE, RAISED, RAISES, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner,
-                    describe_value, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
-                    run_model, safe_findings)
+from ...feedback import NOT_DONE, RAISED, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num
+from ...torch_checks import RAISES, describe_value, find_models, fmt_shape, max_abs_diff, run_model
+from ...module_checks import worst
 
-EXERCISE_ID = exercise_id_of(__name__)   # 练习 id 只写在文件夹名里；题目与要求见本文件夹
+
 
 CODES = {
     "wrong_dim": "均值或方差没有沿最后一维计算",
@@ -78,19 +78,9 @@ def _where(k, x):
     return f"形状 {fmt_shape(x.shape)} 的{_NAMES[k]}"
 
 
-def check_mean_var(fn, exercise: str = None, timeout: float = 5.0, show: bool = True):
-    """检查 ``fn(x) -> (mean, var)``；返回 CheckResult（错误代码见 CODES）。"""
-    run = Runner(timeout=timeout)
-    findings = safe_findings(spec_findings, fn, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
-    if not stops_checking(findings):
-        findings += safe_findings(_diagnose, fn, run)
-    if exercise is None:   # 反馈里显示练习的标题（与题目单元格相同）
-        from ...catalog import get_exercise
-        exercise = get_exercise(EXERCISE_ID).title
-    return finish(exercise, findings, notes=run.notes(), show=show)
-
-
-def _diagnose(fn, run):
+@checker(__name__, CODES, runner=True)
+def check_mean_var(fn, run):
+    """检查 ``fn(x) -> (mean, var)``（错误代码见 CODES）。"""
     import torch
     inputs, keys, mean_models, var_models = _fixture()
     means, variances, first_error, dtype_msg = [], [], None, None
@@ -196,7 +186,6 @@ def _probe():
 def _stepwise(fn, run, name):
     """name 是 “均值” 或 “方差”；返回每条不满足的性质一行说明。"""
     import torch
-    from ..._steps import worst
 
     which = 0 if name == "均值" else 1
     x = _probe()

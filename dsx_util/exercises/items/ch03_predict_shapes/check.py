@@ -1,9 +1,11 @@
+# 导入：feedback、list_checks。
 """练习 ch03-predict-shapes 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。
 
 正确的形状按 PyTorch 的规则算出（归约掉的维度消失，keepdim=True 时留下长度 1；减法广播回 x 的形状），
 tests/test_inpage_checks.py 核对它们与 PyTorch 真正算出的形状相同。
 """
-from ...pure_checks import checker, _call, message
+from ...feedback import checker, message
+from ...list_checks import call_or_stop
 
 CODES = {
     "not_dict": "应返回一个字典：键是表达式字符串，值是形状元组；实际返回的是 {kind}。",
@@ -50,7 +52,7 @@ def _as_shape(value):
 @checker(__name__, CODES, each=True)
 def check_predict_shapes(fn):
     """检查 predict_shapes()：对形状 (2, 3, 4) 的 x，预测几个表达式结果的形状。"""
-    answer = _call(fn)
+    answer = call_or_stop(fn)
     if not isinstance(answer, dict):
         return [("not_dict", message(CODES, "not_dict", kind=type(answer).__name__))]
     findings = []

@@ -1,8 +1,9 @@
+# 导入：标准库、feedback、list_checks。
 """练习 ch04-layer-norm-rows 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 
-from ...pure_checks import (checker, _call, _columns, _combine, _copy, _first_difference, _judge, _ln_steps,
-                            _mean, _quiet, _rows, _unchanged, _var)
+from ...feedback import checker
+from ...list_checks import as_rows, call_or_stop, columns_of, combine, copy_rows, first_difference, judge, mean_of, norm_steps, quiet, unchanged, var_of
 
 CODES = {
     "unbiased_var": "你用了无偏方差（除以 H−1）：式 (4.2) 的方差是有偏估计，除以 H。",
@@ -15,7 +16,7 @@ CODES = {
     "gamma_beta_swapped": "γ 和 β 用反了：式 (4.4) 是 γ ⊙ x̂ + β，γ 乘、β 加。",
     "shift_before_scale": "先加 β 再乘 γ 了：式 (4.4) 是先乘 γ、再加 β。",
     "no_sqrt": "分母是方差 σ² + ε，没有开平方：式 (4.3) 除以的是标准差 √(σ² + ε)。",
-    # 逐步诊断（_ln_steps）的说明
+    # 逐步诊断（norm_steps）的说明
     "row_mean_not_zero": "γ = 1、β = 0 时，你的输出第 {row} 行的均值是 {got}，应为 0：第三步（式 (4.3)）要先减去这一行的均值 μ。",
     "row_variance_not_one": "γ = 1、β = 0 时，你的输出第 {row} 行的方差是 {got}，应为 σ²/(σ² + ε) ≈ {want}{hint}",
     "not_shift_invariant": "给每一行加上同一个常数（第 1 行加 3）后，你的输出变了，最大变化 {diff}；应该不变："
@@ -33,12 +34,12 @@ CODES = {
 def _ln_model(rows, gamma, beta, eps, unbiased=False, eps_kind="inside", center=True, axis="row", affine="ok",
               sqrt=True):
     def norm(vals):
-        mu = _mean(vals) if center else 0.0
-        var = _var(vals, unbiased)
+        mu = mean_of(vals) if center else 0.0
+        var = var_of(vals, unbiased)
         e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-5}[eps_kind]
         denom = math.sqrt(var) + e if eps_kind == "outside" else (math.sqrt(var + e) if sqrt else var + e)
         return [(v - mu) / denom for v in vals]
-    xh = _columns([norm(c) for c in _columns(rows)]) if axis == "col" else [norm(r) for r in rows]
+    xh = columns_of([norm(c) for c in columns_of(rows)]) if axis == "col" else [norm(r) for r in rows]
     return [{"ok": [g * v + b for v, g, b in zip(r, gamma, beta)],
              "none": list(r),
              "swapped": [b * v + g for v, g, b in zip(r, gamma, beta)],
@@ -58,20 +59,20 @@ def check_layer_norm_rows(fn):
     rows = [[1.0, 2.0, 4.0, 7.0], [0.5, -1.5, 2.5, 0.0], [3.0, 3.001, 2.999, 3.0]]
     gamma, beta = [1.0, 2.0, 0.5, -1.0], [0.0, 0.5, -1.0, 2.0]
     for eps in (1e-5, 1e-2):
-        given = (_copy(rows), list(gamma), list(beta))
-        got = _rows(_call(fn, *given, eps=eps), (3, 4))
-        changed = _unchanged((rows, gamma, beta), given, "列表（rows、gamma 或 beta）", "列表")
+        given = (copy_rows(rows), list(gamma), list(beta))
+        got = as_rows(call_or_stop(fn, *given, eps=eps), (3, 4))
+        changed = unchanged((rows, gamma, beta), given, "列表（rows、gamma 或 beta）", "列表")
         want = _ln_model(rows, gamma, beta, eps)
         flags = {"unbiased": [False, True], "eps_kind": ["inside", "outside", "missing"] + (["fixed"] if eps != 1e-5 else []),
                  "center": [True, False], "axis": ["row", "col"], "affine": ["ok", "none", "swapped", "shift_first"],
                  "sqrt": [True, False]}
         default = {k: v[0] for k, v in flags.items()}
-        variants = _combine(flags, default, lambda **s: _ln_model(rows, gamma, beta, eps, **s),
+        variants = combine(flags, default, lambda **s: _ln_model(rows, gamma, beta, eps, **s),
                             lambda k, v: _LN_FLAG_CODES[(k, v)])
-        found = _judge(got, want, variants, CODES, {"eps": eps})
+        found = judge(got, want, variants, CODES, {"eps": eps})
         if found is None:
-            steps = _ln_steps(lambda r, g, b: _quiet(fn, (3, 4))(r, g, b, eps=eps), 4, eps, CODES)
-            found = steps or [_first_difference(got, want)]
+            steps = norm_steps(lambda r, g, b: quiet(fn, (3, 4))(r, g, b, eps=eps), 4, eps, CODES)
+            found = steps or [first_difference(got, want)]
         if found or changed:
             return changed + found
     return []

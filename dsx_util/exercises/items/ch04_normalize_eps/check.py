@@ -1,5 +1,7 @@
+# 导入：torch、feedback、torch_checks。
 """练习 ch04-normalize-eps 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _normalize, _randn, _run_cases, _torch)
+from ...feedback import checker
+from ...torch_checks import randn, run_cases
 
 CODES = {
     "nan_on_constant": "分母里没有 ε：所有值都相同的一行方差为 0，会得到 0/0 = NaN。",
@@ -12,11 +14,17 @@ CODES = {
 }
 
 
-@checker(__name__, CODES)
+def _normalize(x, eps, unbiased=False):
+    mean = x.mean(dim=-1, keepdim=True)
+    var = x.var(dim=-1, keepdim=True, unbiased=unbiased)
+    return (x - mean) / (var + eps).sqrt()
+
+
+@checker(__name__, CODES, each=True)
 def check_normalize_eps(fn):
     """检查 normalize(x, eps)：按式 (4.1)–(4.3) 对最后一维标准化（不含 γ、β），常数行也要给出 0 而不是 NaN。"""
-    torch = _torch()
-    x = _randn(0, 3, 8)
+    import torch
+    x = randn(0, 3, 8)
     x[1] = x[1] * 1e-3 + 2.0                 # 方差很小的一行：能区分 ε 放在根号里还是外
     const = torch.full((2, 8), 3.0)
     cases = []
@@ -30,5 +38,5 @@ def check_normalize_eps(fn):
         if eps != 1e-5:
             wrong = {"eps_ignored": _normalize(data, 1e-5), **wrong}
         cases.append((label, (data.clone(),), {"eps": eps}, _normalize(data, eps), wrong))
-    return _run_cases(check_normalize_eps.exercise, fn, cases, CODES, atol=1e-4, rtol=1e-3,
+    return run_cases(fn, cases, CODES, atol=1e-4, rtol=1e-3,
                       nan_code="nan_on_constant")

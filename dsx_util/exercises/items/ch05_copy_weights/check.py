@@ -1,5 +1,7 @@
+# 导入：torch、dsx_util.layernorm、feedback、torch_checks。
 """练习 ch05-copy-weights 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _call, _close, _max_diff, _msg, _randn, _torch, finish)
+from ...feedback import checker, message
+from ...torch_checks import close_finite, max_abs_diff, randn, try_call
 
 CODES = {
     "not_copied": "scale 和 shift 没有变化：参数还没有复制进来。",
@@ -13,25 +15,24 @@ CODES = {
 }
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_copy_weights(fn):
     """检查 copy_weights(my_ln, torch_ln)：把 nn.LayerNorm 的 weight、bias、eps 复制到本书的 LayerNorm。"""
-    torch = _torch()
+    import torch
     import torch.nn as nn
     from dsx_util.layernorm import LayerNorm
-    exercise = check_copy_weights.exercise
     d, eps = 6, 1e-6
     torch_ln = nn.LayerNorm(d, eps=eps)
     with torch.no_grad():
-        torch_ln.weight.copy_(_randn(0, d) + 1.0)
-        torch_ln.bias.copy_(_randn(1, d))
+        torch_ln.weight.copy_(randn(0, d) + 1.0)
+        torch_ln.bias.copy_(randn(1, d))
     my_ln = LayerNorm(d)
-    _, failure = _call(fn, my_ln, torch_ln)
+    _, failure = try_call(fn, my_ln, torch_ln)
     if failure is not None:
-        return finish(exercise, [failure])
+        return [failure]
 
     def fail(code, **fields):
-        return finish(exercise, [(code, _msg(CODES, code, **fields))])
+        return [(code, message(CODES, code, **fields))]
 
     scale, shift = getattr(my_ln, "scale", None), getattr(my_ln, "shift", None)
     w, b = torch_ln.weight.detach(), torch_ln.bias.detach()
@@ -39,23 +40,23 @@ def check_copy_weights(fn):
         return fail("not_parameter")
     if scale.data_ptr() in (w.data_ptr(), b.data_ptr()) or shift.data_ptr() in (w.data_ptr(), b.data_ptr()):
         return fail("shares_memory")
-    s_ok, t_ok = _close(scale, w, 0, 0), _close(shift, b, 0, 0)
+    s_ok, t_ok = close_finite(scale, w, 0, 0), close_finite(shift, b, 0, 0)
     if not (s_ok and t_ok):
-        if _close(scale, b, 0, 0) and _close(shift, w, 0, 0):
+        if close_finite(scale, b, 0, 0) and close_finite(shift, w, 0, 0):
             return fail("swapped")
-        s_untouched, t_untouched = _close(scale, torch.ones(d), 0, 0), _close(shift, torch.zeros(d), 0, 0)
+        s_untouched, t_untouched = close_finite(scale, torch.ones(d), 0, 0), close_finite(shift, torch.zeros(d), 0, 0)
         if s_ok and t_untouched:
             return fail("shift_missing")
         if t_ok and s_untouched:
             return fail("scale_missing")
         if s_untouched and t_untouched:
             return fail("not_copied")
-        return fail("outputs_differ", diff=max(_max_diff(scale, w), _max_diff(shift, b)))
+        return fail("outputs_differ", diff=max(max_abs_diff(scale, w), max_abs_diff(shift, b)))
     if getattr(my_ln, "eps", None) != eps:
         return fail("eps_not_copied", eps=eps)
-    x = _randn(2, 3, d) * 1e-3   # 方差很小，ε 的差别会显出来
+    x = randn(2, 3, d) * 1e-3   # 方差很小，ε 的差别会显出来
     with torch.no_grad():
-        diff = _max_diff(my_ln(x), torch_ln(x))
+        diff = max_abs_diff(my_ln(x), torch_ln(x))
     if diff > 1e-4:
         return fail("outputs_differ", diff=diff)
-    return finish(exercise, [])
+    return []

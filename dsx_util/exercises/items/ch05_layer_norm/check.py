@@ -1,3 +1,4 @@
+# 导入：标准库、torch、feedback、module_checks、torch_checks。
 """检查学习者自己写的 LayerNorm：用专门挑选的输入，说出具体错在哪里。
 
 诊断方法：对每个输入，同时算出正确答案和多种“错误模型”（无偏方差、ε 放错位置、维度不对、
@@ -14,12 +15,11 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ...core import exercise_id_of
-from ..._core import (build_module, eps_used, run_forward, stop_with, spec_findings, stops_checking, NOT_DONE, RAISED, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner,
-                    close, find_models, finish, fmt_num, fmt_shape, max_abs_diff,
-                    run_model, safe_findings)
+from ...feedback import NOT_DONE, RAISED, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num
+from ...torch_checks import close, find_models, fmt_shape, max_abs_diff, run_model
+from ...module_checks import build_module, eps_used, output, rows_mixed_finding, run_forward, set_params, stop_with, worst
 
-EXERCISE_ID = exercise_id_of(__name__)   # 练习 id 只写在文件夹名里；题目与要求见本文件夹
+
 
 CODES = {
     "unbiased_variance": "方差用了无偏估计（除以 H−1），层归一化要用有偏估计（除以 H）",
@@ -141,20 +141,9 @@ def _where(name, x):
     return f"形状 {fmt_shape(x.shape)} 的{_NAMES.get(name, name)}"
 
 
-def check_layer_norm(cls_or_factory, exercise: str = None, timeout: float = 5.0,
-                     show: bool = True):
-    """检查 ``cls_or_factory(emb_dim)`` 创建的层归一化模块；返回 CheckResult（见 CODES）。"""
-    run = Runner(timeout=timeout)
-    findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
-    if not stops_checking(findings):
-        findings += safe_findings(_diagnose, cls_or_factory, run)
-    if exercise is None:   # 反馈里显示练习的标题（与题目单元格相同）
-        from ...catalog import get_exercise
-        exercise = get_exercise(EXERCISE_ID).title
-    return finish(exercise, findings, notes=run.notes(), show=show)
-
-
-def _diagnose(factory, run):
+@checker(__name__, CODES, runner=True)
+def check_layer_norm(factory, run):
+    """检查 ``cls_or_factory(emb_dim)`` 创建的层归一化模块（见 CODES）。"""
     import torch
 
     inputs, big, gamma, beta, keys, candidates, configs = _fixture()
@@ -259,7 +248,6 @@ def _probes():
 def _stepwise(m, run):
     """逐条检查性质，每条不满足的性质给出一行带数字的说明；都满足时返回 []。"""
     import torch
-    from ..._steps import output, rows_mixed, set_params, worst
 
     x, x3, gamma, beta = _probes()
     ones, zeros = torch.ones(H), torch.zeros(H)
@@ -313,11 +301,7 @@ def _stepwise(m, run):
                              f"应整体加上 β[{j}] = {fmt_num(beta[j])}，你的加了 {fmt_num(added[j])}{hint}"
                              f"（式 (4.4)：y = γ ⊙ x̂ + β）。"))
     if set_params(m, {"scale": ones, "shift": zeros}):
-        d = rows_mixed(run, m, x3)
-        if d is not None:
-            findings.append(("rows_mixed",
-                             f"输入形状 {fmt_shape(x3.shape)}，只改动第 (0, 0) 个词元那一行后，别的词元的输出也变了，"
-                             f"最大变化 {fmt_num(d)}：每个词元只能用它自己那一行的均值和方差（沿最后一维，嵌入维度 H）。"))
+        findings += rows_mixed_finding(run, m, x3, "均值和方差")
     return findings
 
 
@@ -327,7 +311,6 @@ def _fitted_eps(m, run):
     ε 从方差最小（10⁻⁶、均值 0）的一行反推：输出的方差 = σ²/(σ² + ε)，所以 ε = σ²·(1/输出方差 − 1)；
     再用这个 ε 的正确公式核对所有行（也核对逐步诊断用的输入）。"""
     import torch
-    from ..._steps import output, set_params
     g = torch.Generator().manual_seed(7)
     rows = torch.randn(3, H, generator=g, dtype=torch.float64)
     rows = (rows - rows.mean(-1, keepdim=True)) / rows.std(-1, keepdim=True, unbiased=False)

@@ -1,3 +1,4 @@
+# 导入：torch、numpy。
 """练习 ch05-layer-norm 编目的错误写法：检查器对每一条必须恰好报出给定的代码（tests/test_exercise_layout.py、
 tests/test_check_layer_norm.py 逐条检查）。每条是 (说明, 代码列表, 学习者写的类或函数)；Good… 是正确的基准实现，
 每个有错的版本只改动一处。

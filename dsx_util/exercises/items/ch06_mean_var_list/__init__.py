@@ -1,3 +1,4 @@
+# 导入：无。
 """练习 ch06-mean-var-list：均值、有偏方差与无偏方差。题目 task.md，模板 template.py，参考答案 solution.py，提示 hint.md。"""
 TITLE = "均值、有偏方差与无偏方差"
 CHECKER = "check_mean_var_list"

@@ -1,8 +1,9 @@
+# 导入：标准库、feedback、list_checks。
 """练习 ch06-mean-var-list 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 
-from ...pure_checks import (checker, _Stop, _call, _floats, _judge, _mean, _unchanged, _var, fmt_num, fmt_pair,
-                            message)
+from ...feedback import Stop, checker, fmt_num, fmt_pair, message
+from ...list_checks import as_floats, call_or_stop, judge, mean_of, unchanged, var_of
 
 CODES = {
     "not_pair": "应返回 (均值, 方差) 两个数，实际返回的是 {kind}。",
@@ -31,9 +32,9 @@ def _mv_steps(fn, unbiased):
 
     def pair(v):
         try:
-            out = _call(fn, list(v), **kwargs)
+            out = call_or_stop(fn, list(v), **kwargs)
             return [float(out[0]), float(out[1])]
-        except (_Stop, TypeError, ValueError, IndexError):
+        except (Stop, TypeError, ValueError, IndexError):
             return None
     const = pair([2.0] * h)
     base, shifted, tripled = pair(values), pair([v + 3.0 for v in values]), pair([v * 3.0 for v in values])
@@ -56,7 +57,7 @@ def _mv_steps(fn, unbiased):
         findings.append(("variance_not_quadratic", message(CODES, "variance_not_quadratic", ratio=fmt_num(r),
                                                            hint=hint)))
     if base is not None and not findings:
-        ss = sum((v - _mean(values)) ** 2 for v in values)
+        ss = sum((v - mean_of(values)) ** 2 for v in values)
         if base[1] > 0:
             div = ss / base[1]
             findings.append(("variance_wrong_divisor", message(CODES, "variance_wrong_divisor", unbiased=unbiased,
@@ -72,32 +73,32 @@ def check_mean_var_list(fn):
     results = {}
     for kwargs in ({"unbiased": False}, {"unbiased": True}, {}):
         given = list(values)
-        out = _call(fn, given, **kwargs)
-        changed = _unchanged(values, given, "列表")
+        out = call_or_stop(fn, given, **kwargs)
+        changed = unchanged(values, given, "列表")
         if changed:
             return changed
         if not isinstance(out, (tuple, list)) or len(out) != 2:
             return [("not_pair", message(CODES, "not_pair", kind=type(out).__name__))]
-        mean, var = _floats(list(out), 2, "返回值")
+        mean, var = as_floats(list(out), 2, "返回值")
         unbiased = kwargs.get("unbiased", False)
-        want = _var(values, unbiased)
-        if math.isclose(mean, want, rel_tol=1e-9) and math.isclose(var, _mean(values), rel_tol=1e-9):
+        want = var_of(values, unbiased)
+        if math.isclose(mean, want, rel_tol=1e-9) and math.isclose(var, mean_of(values), rel_tol=1e-9):
             return [("swapped_order", CODES["swapped_order"])]
         results[str(kwargs)] = var
         findings = []
-        if not math.isclose(mean, _mean(values), rel_tol=1e-9):
-            w, g = fmt_pair(_mean(values), mean)
+        if not math.isclose(mean, mean_of(values), rel_tol=1e-9):
+            w, g = fmt_pair(mean_of(values), mean)
             steps = [f for f in _mv_steps(fn, unbiased) if f[0] == "wrong_mean"]
             findings += steps or [("wrong_mean", message(CODES, "wrong_mean", want=w, got=g))]
         if kwargs == {} and not math.isclose(var, results["{'unbiased': False}"], rel_tol=1e-9):
             continue   # 默认值不对由签名检查说明
         if not math.isclose(var, want, rel_tol=1e-9):
             if unbiased:   # unbiased=False 已经对了：True 时仍得到有偏方差，就是没有用参数 unbiased
-                variants = {("unbiased_ignored",): [_var(values)], ("returned_std",): [math.sqrt(want)]}
+                variants = {("unbiased_ignored",): [var_of(values)], ("returned_std",): [math.sqrt(want)]}
             else:
-                variants = {("unbiased_var",): [_var(values, True)], ("returned_std",): [math.sqrt(want)],
-                            ("unbiased_var", "returned_std"): [math.sqrt(_var(values, True))]}
-            found = _judge([var], [want], variants, CODES)
+                variants = {("unbiased_var",): [var_of(values, True)], ("returned_std",): [math.sqrt(want)],
+                            ("unbiased_var", "returned_std"): [math.sqrt(var_of(values, True))]}
+            found = judge([var], [want], variants, CODES)
             if found is None:
                 found = [f for f in _mv_steps(fn, unbiased) if f[0] != "wrong_mean"]
                 w, g = fmt_pair(want, var)

@@ -1,7 +1,9 @@
+# 导入：标准库、feedback、list_checks。
 """练习 ch06-std-ratio 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 
-from ...pure_checks import checker, _call, message
+from ...feedback import checker, message
+from ...list_checks import call_or_stop
 
 CODES = {
     "inverted": "比值倒过来了：有偏估计除以 H，无偏估计除以 H−1，哪一个标准差更小？",
@@ -17,7 +19,7 @@ CODES = {
 def _whole(fn, h):
     """std_ratio(h) 是不是一个整数（整数除法 // 的痕迹）；出错或不是数时算「不是」。"""
     try:
-        return float(_call(fn, h)).is_integer()
+        return float(call_or_stop(fn, h)).is_integer()
     except Exception:  # noqa: BLE001 -- 这里只是辨认错误写法，出错时不下这个结论
         return False
 
@@ -26,7 +28,7 @@ def _whole(fn, h):
 def check_std_ratio(fn):
     """检查 std_ratio(h)：同一组 h 个数的有偏标准差 ÷ 无偏标准差。"""
     for h in (2, 4, 768):
-        value = _call(fn, h)
+        value = call_or_stop(fn, h)
         try:
             if isinstance(value, (bool, str)):
                 raise TypeError

@@ -1,3 +1,4 @@
+# 导入：标准库、torch、feedback、module_checks、torch_checks。
 """检查学习者自己写的 BatchNorm1d：``cls(num_features, eps=1e-5, momentum=0.1)``，输入 x 形状 [B, H]。
 
 对照 ``nn.BatchNorm1d`` 的行为分三步检查：训练模式的输出（按批量统计量归一化）、
@@ -10,12 +11,11 @@ from __future__ import annotations
 
 import functools
 
-from ...core import exercise_id_of
-from ..._core import (stop_with, spec_findings, stops_checking, NOT_DONE, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, close,
-                    describe_value, find_models, finish, fmt_num, fmt_pair, fmt_shape, max_abs_diff,
-                    run_model, safe_findings, tensor_problem)
+from ...feedback import NOT_DONE, TIMEOUT, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num, fmt_pair
+from ...torch_checks import close, describe_value, find_models, fmt_shape, max_abs_diff, run_model, tensor_problem
+from ...module_checks import output, stop_with, worst
 
-EXERCISE_ID = exercise_id_of(__name__)   # 练习 id 只写在文件夹名里；题目与要求见本文件夹
+
 
 CODES = {
     "wrong_axis": "在错误的维度上归一化（例如对每个样本），批量归一化要对每个特征沿批量维度统计",
@@ -101,19 +101,6 @@ def _running_models(x, rm0, rv0):
     return rm_models, rv_models
 
 
-def check_batch_norm(cls_or_factory, exercise: str = None, timeout: float = 5.0,
-                     show: bool = True):
-    """检查 ``cls_or_factory(num_features)`` 创建的批量归一化模块；返回 CheckResult（见 CODES）。"""
-    run = Runner(timeout=timeout)
-    findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
-    if not stops_checking(findings):
-        findings += safe_findings(_diagnose, cls_or_factory, run)
-    if exercise is None:   # 反馈里显示练习的标题（与题目单元格相同）
-        from ...catalog import get_exercise
-        exercise = get_exercise(EXERCISE_ID).title
-    return finish(exercise, findings, notes=run.notes(), show=show)
-
-
 def _buffers(m):
     """读出学习者的 running_mean / running_var（拷贝）；缺失或形状不对时返回说明文字。"""
     import torch
@@ -129,7 +116,9 @@ def _buffers(m):
     return values, None
 
 
-def _diagnose(factory, run):
+@checker(__name__, CODES, runner=True)
+def check_batch_norm(factory, run):
+    """检查 ``cls_or_factory(num_features)`` 创建的批量归一化模块（见 CODES）。"""
     import torch
     x1, x2, x3 = _fixture()
     findings = []
@@ -469,7 +458,6 @@ def _explain_running(code, name, got, want, before, step):
 
 def _stepwise(m, run, x, unaffine):
     """训练模式的输出与任何错误模型都不吻合时，逐条检查批量归一化的性质（按特征、沿批量维度）。"""
-    from ..._steps import output, worst
 
     def run_on(inp):
         y = output(run, m, inp)

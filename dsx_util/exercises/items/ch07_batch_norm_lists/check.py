@@ -1,8 +1,9 @@
+# 导入：标准库、feedback、list_checks。
 """练习 ch07-batch-norm-lists 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 
-from ...pure_checks import (checker, _call, _columns, _combine, _copy, _first_difference, _flat, _judge,
-                            _ln_steps, _mean, _quiet, _rows, _unchanged, _var)
+from ...feedback import checker
+from ...list_checks import as_rows, call_or_stop, columns_of, combine, copy_rows, first_difference, flatten, judge, mean_of, norm_steps, quiet, unchanged, var_of
 
 CODES = {
     "wrong_axis": "你对每一行（每个样本）做了归一化，这是层归一化：批量归一化对每一列（每个特征）跨 B 个样本归一化。",
@@ -24,18 +25,18 @@ CODES = {
 
 def _bn_model(x, eps, axis="col", unbiased=False, center=True, eps_kind="inside", sqrt=True):
     def norm(vals):
-        mu = _mean(vals) if center else 0.0
-        var = _var(vals, unbiased)
+        mu = mean_of(vals) if center else 0.0
+        var = var_of(vals, unbiased)
         e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-5}[eps_kind]
         d = math.sqrt(var) + e if eps_kind == "outside" else (math.sqrt(var + e) if sqrt else var + e)
         return [(v - mu) / d for v in vals]
     if axis == "row":
         return [norm(r) for r in x]
     if axis == "all":
-        flat = norm(_flat(x))
+        flat = norm(flatten(x))
         w = len(x[0])
         return [flat[i:i + w] for i in range(0, len(flat), w)]
-    return _columns([norm(c) for c in _columns(x)])
+    return columns_of([norm(c) for c in columns_of(x)])
 
 
 _BN_FLAG_CODES = {("axis", "row"): "wrong_axis", ("axis", "all"): "normalized_all", ("unbiased", True): "unbiased_var",
@@ -48,23 +49,23 @@ def check_batch_norm_lists(fn):
     """检查 batch_norm_lists(x, eps)：x 是 B 行 H 列的嵌套列表，对每一列跨行标准化（不含 γ、β）。"""
     x = [[1.0, 10.0, -3.0], [2.0, 14.0, -1.0], [4.0, 11.0, 0.5], [3.5, 20.0, -2.5]]
     for eps in (1e-5, 0.5):
-        given = _copy(x)
-        got = _rows(_call(fn, given, eps=eps), (4, 3))
-        changed = _unchanged(x, given, "列表 x")
+        given = copy_rows(x)
+        got = as_rows(call_or_stop(fn, given, eps=eps), (4, 3))
+        changed = unchanged(x, given, "列表 x")
         want = _bn_model(x, eps)
         flags = {"axis": ["col", "row", "all"], "unbiased": [False, True], "center": [True, False],
                  "eps_kind": ["inside", "outside", "missing"] + (["fixed"] if eps != 1e-5 else []), "sqrt": [True, False]}
-        variants = _combine(flags, {k: v[0] for k, v in flags.items()}, lambda **s: _bn_model(x, eps, **s),
+        variants = combine(flags, {k: v[0] for k, v in flags.items()}, lambda **s: _bn_model(x, eps, **s),
                             lambda k, v: _BN_FLAG_CODES[(k, v)])
-        found = _judge(got, want, variants, CODES, {"eps": eps})
+        found = judge(got, want, variants, CODES, {"eps": eps})
         if found is None:
             def run(rows, gamma, beta):
                 # 批量归一化按列：把“行”探测输入转置成列交给学习者，结果再转回来；γ、β 在这里不适用
                 if gamma != [1.0] * len(gamma) or beta != [0.0] * len(beta):
                     return None
-                out = _quiet(fn, (len(rows[0]), len(rows)))(_columns(rows), eps=eps)
-                return None if out is None else _columns(out)
-            found = _ln_steps(run, 5, eps, CODES, unit="列") or [_first_difference(got, want)]
+                out = quiet(fn, (len(rows[0]), len(rows)))(columns_of(rows), eps=eps)
+                return None if out is None else columns_of(out)
+            found = norm_steps(run, 5, eps, CODES, unit="列") or [first_difference(got, want)]
         if found or changed:
             return changed + found
     return []

@@ -1,5 +1,7 @@
+# 导入：feedback、torch_checks。
 """练习 ch08-rms 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _randn, _run_cases)
+from ...feedback import checker
+from ...torch_checks import case, randn, run_cases
 
 CODES = {
     "subtracted_mean": "你先减去了均值，算出的是标准差：均方根直接对 x² 求平均，不减均值。",
@@ -10,19 +12,17 @@ CODES = {
 }
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_rms(fn):
     """检查 rms_last_dim(x)：沿最后一维的均方根 sqrt(mean(x²))，保留维度（keepdim）。"""
-    cases = []
-    for seed, shape in ((0, (3, 5)), (1, (2, 4, 6))):
-        x = _randn(seed, *shape) * 2 + 0.5
-        wrong = {
-            "no_keepdim": x.pow(2).mean(-1).sqrt(),
-            "subtracted_mean": x.var(-1, keepdim=True, unbiased=False).sqrt(),
-            "missing_sqrt": x.pow(2).mean(-1, keepdim=True),
-            "wrong_dim": x.pow(2).mean(0, keepdim=True).sqrt(),
-            "abs_mean": x.abs().mean(-1, keepdim=True),
-        }
-        wrong["wrong_dim#no_keepdim"] = x.pow(2).mean(0).sqrt()
-        cases.append(("", (x.clone(),), {}, x.pow(2).mean(-1, keepdim=True).sqrt(), wrong))
-    return _run_cases(check_rms.exercise, fn, cases, CODES, atol=1e-4, rtol=1e-4)
+    inputs = [randn(0, 3, 5) * 2 + 0.5, randn(1, 2, 4, 6) * 2 + 0.5]
+    return run_cases(fn, [_case(x) for x in inputs], CODES, atol=1e-4, rtol=1e-4)
+
+
+def _case(x):
+    """输入 x 的用例：正确的均方根，以及每种典型错误算出的结果（先比较的在前）。"""
+    squares = x.pow(2)
+    wrong = {"no_keepdim": squares.mean(-1).sqrt(), "subtracted_mean": x.var(-1, keepdim=True, unbiased=False).sqrt(),
+             "missing_sqrt": squares.mean(-1, keepdim=True), "wrong_dim": squares.mean(0, keepdim=True).sqrt(),
+             "abs_mean": x.abs().mean(-1, keepdim=True), "wrong_dim#no_keepdim": squares.mean(0).sqrt()}
+    return case((x,), squares.mean(-1, keepdim=True).sqrt(), wrong)

@@ -1,3 +1,4 @@
+# 导入：标准库、torch、feedback、module_checks、torch_checks。
 """检查学习者自己写的 RMSNorm（均方根归一化）：``cls(emb_dim, eps=1e-6)``，参数 ``scale``。
 
 与层归一化检查器同样的思路：把学习者的输出与多种错误模型（减了均值、ε 放错位置、
@@ -9,11 +10,11 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ...core import exercise_id_of
-from ..._core import (build_module, eps_used, run_forward, spec_findings, stops_checking, WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, Runner, find_models, finish, fmt_num,
-                    fmt_shape, max_abs_diff, run_model, safe_findings)
+from ...feedback import WRONG_OUTPUT, WRONG_SHAPE_OR_DTYPE, checker, fmt_num
+from ...torch_checks import find_models, fmt_shape, max_abs_diff, run_model
+from ...module_checks import build_module, eps_used, output, rows_mixed_finding, run_forward, set_params, worst
 
-EXERCISE_ID = exercise_id_of(__name__)   # 练习 id 只写在文件夹名里；题目与要求见本文件夹
+
 
 CODES = {
     "subtracts_mean": "减去了均值：均方根归一化不做中心化，直接除以均方根",
@@ -107,20 +108,9 @@ def _model(x, gamma, cfg, eps=EPS):
     return gamma.double() * norm if cfg["affine"] == "ok" else norm
 
 
-def check_rms_norm(cls_or_factory, exercise: str = None, timeout: float = 5.0,
-                   show: bool = True):
-    """检查 ``cls_or_factory(emb_dim)`` 创建的 RMSNorm；返回 CheckResult（见 CODES）。"""
-    run = Runner(timeout=timeout)
-    findings = safe_findings(spec_findings, cls_or_factory, EXERCISE_ID)   # 题目写明的要求（签名、不许用的现成函数）
-    if not stops_checking(findings):
-        findings += safe_findings(_diagnose, cls_or_factory, run)
-    if exercise is None:   # 反馈里显示练习的标题（与题目单元格相同）
-        from ...catalog import get_exercise
-        exercise = get_exercise(EXERCISE_ID).title
-    return finish(exercise, findings, notes=run.notes(), show=show)
-
-
-def _diagnose(factory, run):
+@checker(__name__, CODES, runner=True)
+def check_rms_norm(factory, run):
+    """检查 ``cls_or_factory(emb_dim)`` 创建的 RMSNorm（见 CODES）。"""
     import torch
     inputs, gamma, keys, candidates = _fixture()
     m, findings = build_module(factory, run, H, [("scale", "缩放参数 γ", 1.0)], [gamma])
@@ -207,7 +197,6 @@ def _probes():
 def _stepwise(m, run):
     """没有错误模型吻合时，逐条检查均方根归一化的性质；每条不满足的性质一行说明。"""
     import torch
-    from ..._steps import output, rows_mixed, set_params, worst
 
     x, x3, gamma = _probes()
     ones = torch.ones(H)
@@ -251,11 +240,7 @@ def _stepwise(m, run):
                          f"把 scale 设成各不相同的值后，第 {j} 个特征的输出应是 scale = 1 时的 γ[{j}] = "
                          f"{fmt_num(gamma[j])} 倍，你的是 {fmt_num(r)} 倍。"))
     if set_params(m, {"scale": ones}):
-        d = rows_mixed(run, m, x3)
-        if d is not None:
-            findings.append(("rows_mixed",
-                             f"输入形状 {fmt_shape(x3.shape)}，只改动第 (0, 0) 个词元那一行后，别的词元的输出也变了，"
-                             f"最大变化 {fmt_num(d)}：每个词元只能用它自己那一行的均方根（沿最后一维，嵌入维度 H）。"))
+        findings += rows_mixed_finding(run, m, x3, "均方根")
     return findings
 
 

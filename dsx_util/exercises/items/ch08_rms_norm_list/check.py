@@ -1,8 +1,9 @@
+# 导入：标准库、feedback、list_checks。
 """练习 ch08-rms-norm-list 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 
-from ...pure_checks import (checker, _Stop, _call, _combine, _first_difference, _floats, _judge, _max_abs, _mean,
-                            _unchanged, fmt_num, message)
+from ...feedback import Stop, checker, fmt_num, message
+from ...list_checks import as_floats, call_or_stop, combine, first_difference, judge, max_abs_of, mean_of, unchanged
 
 CODES = {
     "subtracted_mean": "你先减去了均值（算的是标准差）：均方根归一化不减均值，直接对 x² 求平均。",
@@ -25,14 +26,14 @@ CODES = {
 
 def _rms_model(values, gamma, eps, center=False, sqrt=True, eps_kind="inside", use_gamma=True, abs_mean=False,
                norm=False):
-    mu = _mean(values) if center else 0.0
+    mu = mean_of(values) if center else 0.0
     xs = [v - mu for v in values]
     if abs_mean:
-        ms = _mean([abs(v) for v in xs])
+        ms = mean_of([abs(v) for v in xs])
     elif norm:
         ms = sum(v * v for v in xs)
     else:
-        ms = _mean([v * v for v in xs])
+        ms = mean_of([v * v for v in xs])
     e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-6}[eps_kind]
     if abs_mean:
         d = ms + e
@@ -57,16 +58,16 @@ def _rms_steps(fn, eps):
 
     def run(v, g):
         try:
-            return _floats(_call(fn, list(v), list(g), eps=eps), h, "输出")
-        except _Stop:
+            return as_floats(call_or_stop(fn, list(v), list(g), eps=eps), h, "输出")
+        except Stop:
             return None
     findings = []
     y = run(values, ones)
     if y is None:
         return findings
-    ms_x = _mean([v * v for v in values])
+    ms_x = mean_of([v * v for v in values])
     want = ms_x / (ms_x + eps)
-    ms_y = _mean([v * v for v in y])
+    ms_y = mean_of([v * v for v in y])
     ratios = [a / b for a, b in zip(y, values)]
     if abs(ms_y / want - 1) > 1e-3:
         hint = "：要除以 √(mean(x²) + ε)。"
@@ -81,7 +82,7 @@ def _rms_steps(fn, eps):
                                                      b=fmt_num(ratios[j]))))
     y4 = run([v * 4.0 for v in values], ones)
     if y4 is not None:
-        d = _max_abs([a - b for a, b in zip(y4, y)])
+        d = max_abs_of([a - b for a, b in zip(y4, y)])
         if d > 1e-3:
             findings.append(("not_scale_invariant", message(CODES, "not_scale_invariant", diff=fmt_num(d))))
     gamma = [0.5 + 0.5 * k for k in range(h)]
@@ -102,18 +103,18 @@ def check_rms_norm_list(fn):
     for values, eps in (([1.0, -2.0, 3.0, 0.5], 1e-6), ([0.001, -0.002, 0.0015, 0.0005], 1e-6),
                         ([0.01, -0.03, 0.02, 0.005], 1e-3)):
         given = (list(values), list(gamma))
-        got = _floats(_call(fn, *given, eps=eps), 4, "输出")
-        changed = _unchanged((values, gamma), given, "列表（values 或 gamma）")
+        got = as_floats(call_or_stop(fn, *given, eps=eps), 4, "输出")
+        changed = unchanged((values, gamma), given, "列表（values 或 gamma）")
         want = _rms_model(values, gamma, eps)
         flags = {"center": [False, True], "sqrt": [True, False],
                  "eps_kind": ["inside", "outside", "missing"] + (["fixed"] if eps != 1e-6 else []),
                  "use_gamma": [True, False], "abs_mean": [False, True], "norm": [False, True]}
-        variants = _combine(flags, {k: v[0] for k, v in flags.items()}, lambda **s: _rms_model(values, gamma, eps, **s),
+        variants = combine(flags, {k: v[0] for k, v in flags.items()}, lambda **s: _rms_model(values, gamma, eps, **s),
                             lambda k, v: _RMS_FLAG_CODES[(k, v)])
-        found = _judge(got, want, variants, CODES,
-                       {"eps": eps, "root": fmt_num(math.sqrt(4)), "ms": fmt_num(_mean([v * v for v in got]))})
+        found = judge(got, want, variants, CODES,
+                       {"eps": eps, "root": fmt_num(math.sqrt(4)), "ms": fmt_num(mean_of([v * v for v in got]))})
         if found is None:
-            found = _rms_steps(fn, eps) or [_first_difference(got, want)]
+            found = _rms_steps(fn, eps) or [first_difference(got, want)]
         if found or changed:
             return changed + found
     return []

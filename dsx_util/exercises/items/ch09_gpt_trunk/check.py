@@ -1,5 +1,7 @@
+# 导入：torch、dsx_util.layernorm、feedback、torch_checks。
 """练习 ch09-gpt-trunk 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _call, _gen, _judge_tensor, _torch, finish)
+from ...feedback import checker
+from ...torch_checks import generator, judge_tensor, try_call
 
 CODES = {
     "missing_final_norm": "前置归一化（Pre-LN）的模型在所有块之后还要再做一次层归一化（GPT-2 的 ln_f）。",
@@ -10,13 +12,13 @@ CODES = {
 }
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_gpt_trunk(fn):
     """检查 gpt_trunk(x, blocks, final_norm, norm_position)：依次经过所有块，Pre-LN 时最后再做 final_norm。"""
-    torch = _torch()
+    import torch
     import torch.nn as nn
     from dsx_util.layernorm import LayerNorm
-    gen = _gen(3)
+    gen = generator(3)
     e = 6
     blocks = [nn.Linear(e, e) for _ in range(3)]
     final_norm = LayerNorm(e)
@@ -40,14 +42,13 @@ def check_gpt_trunk(fn):
             ("norm_position=\"post\"：", "post", run(blocks, False),
              {"extra_final_norm": run(blocks, True), "reversed_blocks": run(blocks[::-1], False)}),
         ]
-    exercise = check_gpt_trunk.exercise
     for label, position, expected, wrong in cases:
-        value, failure = _call(fn, x.clone(), list(blocks), final_norm, position)
+        value, failure = try_call(fn, x.clone(), list(blocks), final_norm, position)
         if failure is None:
             if value is None:
                 failure = ("bad_position", CODES["bad_position"])
             else:
-                failure = _judge_tensor(value, expected, wrong, CODES, label=label)
+                failure = judge_tensor(value, expected, wrong, CODES, label=label)
         if failure is not None:
-            return finish(exercise, [failure])
-    return finish(exercise, [])
+            return [failure]
+    return []

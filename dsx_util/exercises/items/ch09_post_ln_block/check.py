@@ -1,5 +1,7 @@
+# 导入：feedback、shared.blocks。
 """练习 ch09-post-ln-block 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _check_block)
+from ...feedback import checker
+from ...shared.blocks import check_block
 
 CODES = {
     "pre_ln_order": "你写的是前置归一化（Pre-LN）：后置归一化要先把子层输出加回残差，再做层归一化。",
@@ -11,7 +13,7 @@ CODES = {
 }
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_post_ln_block(fn):
     """检查 post_ln_block(x, att, ff, norm1, norm2)：后置归一化 Transformer 块的前向传播（不含 dropout）。"""
-    return _check_block(check_post_ln_block.exercise, fn, "post", CODES)
+    return check_block(fn, "post", CODES)

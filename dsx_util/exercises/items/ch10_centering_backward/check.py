@@ -1,5 +1,7 @@
+# 导入：feedback、torch_checks。
 """练习 ch10-centering-backward 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _randn, _run_cases)
+from ...feedback import checker
+from ...torch_checks import case, randn, run_cases
 
 CODES = {
     "missing_mean_term": "每个 x 都通过均值影响所有输出：梯度里还少了经过均值的那一部分。",
@@ -9,18 +11,15 @@ CODES = {
 }
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_centering_backward(fn):
     """检查 centering_backward(grad_out)：y = x − mean(x, 最后一维) 时，损失对 x 的梯度。"""
-    cases = []
-    for seed, shape in ((0, (3, 5)), (1, (2, 4, 6))):
-        g = _randn(seed, *shape)
-        gm = g.mean(-1, keepdim=True)
-        wrong = {
-            "missing_mean_term": g,
-            "sign_flipped": gm - g,
-            "wrong_dim": g - g.mean(0, keepdim=True),
-            "wrong_scale": g - g.sum(-1, keepdim=True),
-        }
-        cases.append(("", (g.clone(),), {}, g - gm, wrong))
-    return _run_cases(check_centering_backward.exercise, fn, cases, CODES, atol=1e-5, rtol=1e-4)
+    return run_cases(fn, [_case(randn(0, 3, 5)), _case(randn(1, 2, 4, 6))], CODES, atol=1e-5, rtol=1e-4)
+
+
+def _case(g):
+    """上游梯度 g 的用例：正确的梯度 g − mean(g)，以及四种典型错误。"""
+    gm = g.mean(-1, keepdim=True)
+    wrong = {"missing_mean_term": g, "sign_flipped": gm - g, "wrong_dim": g - g.mean(0, keepdim=True),
+             "wrong_scale": g - g.sum(-1, keepdim=True)}
+    return case((g,), g - gm, wrong)

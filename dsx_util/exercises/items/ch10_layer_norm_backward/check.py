@@ -1,5 +1,7 @@
+# 导入：标准库、torch、feedback、torch_checks。
 """练习 ch10-layer-norm-backward 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _call, _close, _judge_tensor, _msg, _randn, _torch, finish)
+from ...feedback import checker, message
+from ...torch_checks import close_finite, judge_tensor, randn, try_call
 
 CODES = {
     "missing_mean_term": "少了经过均值 μ 的那一项：每个 x 都通过 μ 影响这一行的所有输出，要减去 mean(γ·grad_out)。",
@@ -68,12 +70,12 @@ def _lnb_variants(value, x, gamma, g, eps):
                 setting = dict(zip(chosen, values))
                 if setting.get("eps_fixed") is True and eps == 1e-5:
                     continue
-                if _close(value, _lnb_formula(x, gamma, g, eps, **setting), 1e-6, 1e-5):
+                if close_finite(value, _lnb_formula(x, gamma, g, eps, **setting), 1e-6, 1e-5):
                     codes = [_LNB_FLAG_CODES[(c, v)] for c, v in setting.items()]
                     if set(codes) == {"missing_mean_term", "missing_projection_term"}:
                         return [("missing_mean_term", _DIRECT_ONLY),
                                 ("missing_projection_term", CODES["missing_projection_term"])]
-                    found = [(c, _msg(CODES, c, eps=eps)) for c in codes]
+                    found = [(c, message(CODES, c, eps=eps)) for c in codes]
                     if len(found) > 1:
                         found[0] = (found[0][0], "同时有两处错误。" + found[0][1])
                     return found
@@ -82,7 +84,7 @@ def _lnb_variants(value, x, gamma, g, eps):
 
 def _lnb_steps(value, x, eps):
     """逐步诊断：正确的 dL/dx 每行和为 0、与 x̂ 正交。"""
-    torch = _torch()
+    import torch
     v = value.detach().double().reshape(-1, x.shape[-1])
     x2 = x.reshape(-1, x.shape[-1])
     xhat = (x2 - x2.mean(-1, keepdim=True)) / torch.sqrt(x2.var(-1, keepdim=True, unbiased=False) + eps)
@@ -91,35 +93,34 @@ def _lnb_steps(value, x, eps):
     sums = v.sum(-1)
     i = int(sums.abs().argmax())
     if abs(float(sums[i])) > 1e-6 * size * x.shape[-1]:
-        findings.append(("row_sum_not_zero", _msg(CODES, "row_sum_not_zero", row=i + 1, got=_fmt(sums[i]))))
+        findings.append(("row_sum_not_zero", message(CODES, "row_sum_not_zero", row=i + 1, got=_fmt(sums[i]))))
     dots = (v * xhat).sum(-1)
     i = int(dots.abs().argmax())
     if abs(float(dots[i])) > 1e-6 * size * x.shape[-1]:
-        findings.append(("not_orthogonal_to_xhat", _msg(CODES, "not_orthogonal_to_xhat", row=i + 1,
+        findings.append(("not_orthogonal_to_xhat", message(CODES, "not_orthogonal_to_xhat", row=i + 1,
                                                          got=_fmt(dots[i]))))
     return findings
 
 
 def _fmt(v):
-    from ...core import fmt_num
+    from ...feedback import fmt_num
     return fmt_num(float(v))
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_layer_norm_backward(fn):
     """检查 layer_norm_backward(x, gamma, grad_out, eps)：手推层归一化对 x 的梯度，与 autograd 比较。
 
     与正确结果不同时，先和一处或两处典型错误（缺项、求和代替平均、符号、γ、无偏方差、1/σ、写死 ε）的组合比较；
     都不像时检查两条性质：每行梯度之和为 0（经过 μ 的项），与 x̂ 的内积为 0（经过 σ² 的项）。
     """
-    torch = _torch()
-    exercise = check_layer_norm_backward.exercise
+    import torch
     for seed, shape, eps in ((0, (3, 6), 1e-5), (1, (2, 4, 8), 1e-5), (2, (3, 5), 0.5)):
-        x = _randn(seed, *shape, dtype=torch.float64) * 1.5 + 0.5
+        x = randn(seed, *shape, dtype=torch.float64) * 1.5 + 0.5
         if eps != 1e-5:
             x = x * 0.3   # 方差与 ε 同量级：写死 ε 的差别显出来
-        gamma = _randn(seed + 10, shape[-1], dtype=torch.float64) + 1.0
-        g = _randn(seed + 20, *shape, dtype=torch.float64)
+        gamma = randn(seed + 10, shape[-1], dtype=torch.float64) + 1.0
+        g = randn(seed + 20, *shape, dtype=torch.float64)
         xr = x.clone().requires_grad_(True)   # 正确答案由 autograd 算出
         with torch.enable_grad():
             mean = xr.mean(-1, keepdim=True)
@@ -127,18 +128,18 @@ def check_layer_norm_backward(fn):
             y = gamma * (xr - mean) / torch.sqrt(var + eps)
             (expected,) = torch.autograd.grad(y, xr, g)
         given = (x.clone(), gamma.clone(), g.clone())
-        value, failure = _call(fn, *given, eps=eps)
+        value, failure = try_call(fn, *given, eps=eps)
         label = f"eps={eps:g} 时：" if eps != 1e-5 else ""
         if failure is None:
-            failure = _judge_tensor(value, expected, {}, CODES, label=label, atol=1e-6, rtol=1e-5)
+            failure = judge_tensor(value, expected, {}, CODES, label=label, atol=1e-6, rtol=1e-5)
         if failure is None:
             if any(not torch.equal(a, b) for a, b in zip(given, (x, gamma, g))):
-                return finish(exercise, [("modified_input", _msg(CODES, "modified_input", label=label, index=1))])
+                return [("modified_input", message(CODES, "modified_input", label=label, index=1))]
             continue
         if failure[0] != "wrong_output":
-            return finish(exercise, [failure])
+            return [failure]
         findings = _lnb_variants(value, x, gamma, g, eps)
         if findings is None:
             findings = _lnb_steps(value, x, eps) or [failure]
-        return finish(exercise, findings)
-    return finish(exercise, [])
+        return findings
+    return []

@@ -1,5 +1,7 @@
+# 导入：标准库、torch、feedback、torch_checks。
 """练习 ch10-rms-norm-backward 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _call, _close, _judge_tensor, _msg, _randn, _torch, finish)
+from ...feedback import checker, message
+from ...torch_checks import close_finite, judge_tensor, randn, try_call
 
 CODES = {
     "not_pair": "应返回 (grad_x, grad_gamma) 两个张量，你返回的是 {kind}。",
@@ -46,7 +48,7 @@ _DG_CODES = {("xhat", False): "dgamma_missing_xhat", ("times_gamma", True): "dga
 
 
 def _inv_rms(x, eps, eps_mode="in", rms_mode="row"):
-    torch = _torch()
+    import torch
     ms = {"row": lambda: (x * x).mean(-1, keepdim=True), "all": lambda: (x * x).mean(),
           "centred": lambda: x.var(-1, keepdim=True, unbiased=False)}[rms_mode]()
     if eps_mode == "out":
@@ -80,59 +82,59 @@ def _search(value, model, flags, codes_of, x, gamma, g, eps):
                 setting = dict(zip(chosen, values))
                 if setting.get("eps_mode") in ("fixed", "zero") and eps == 1e-5:
                     continue   # ε 本来就是 1e-5：写死或不加 ε 只在 ε 较大的输入上认
-                if _close(value, model(x, gamma, g, eps, **setting), 1e-6, 1e-5):
+                if close_finite(value, model(x, gamma, g, eps, **setting), 1e-6, 1e-5):
                     return [(codes_of[(c, v)], v) for c, v in setting.items()]
     return None
 
 
 def _fmt(v):
-    from ...core import fmt_num
+    from ...feedback import fmt_num
     return fmt_num(float(v))
 
 
 def _judge_dx(value, expected, x, gamma, g, eps, label):
-    failure = _judge_tensor(value, expected, {}, CODES, label=label + "grad_x：", atol=1e-6, rtol=1e-5)
+    failure = judge_tensor(value, expected, {}, CODES, label=label + "grad_x：", atol=1e-6, rtol=1e-5)
     if failure is None:
         return []
     if failure[0] != "wrong_output":
         return [failure]
     codes = _search(value, _dx, _DX_FLAGS, _DX_CODES, x, gamma, g, eps)
     if codes is not None:
-        return [(c, _msg(CODES, c, eps=eps, how=_RMS_HOW.get(v, ""))) for c, v in codes]
+        return [(c, message(CODES, c, eps=eps, how=_RMS_HOW.get(v, ""))) for c, v in codes]
     if eps == 1e-5:   # 逐步诊断：ε 可忽略时，正确的 dL/dx 与 x 正交
-        torch = _torch()
+        import torch
         v = value.detach().double().reshape(-1, x.shape[-1])
         x2 = x.reshape(-1, x.shape[-1])
         dots = (v * x2).sum(-1)
         size = float((v.abs() * x2.abs()).sum(-1).max()) + 1e-12
         i = int(dots.abs().argmax())
         if abs(float(dots[i])) > 1e-3 * size and torch.isfinite(v).all():
-            return [("not_orthogonal_to_x", _msg(CODES, "not_orthogonal_to_x", label=label, row=i + 1,
+            return [("not_orthogonal_to_x", message(CODES, "not_orthogonal_to_x", label=label, row=i + 1,
                                                    got=_fmt(dots[i])))]
     return [failure]
 
 
 def _judge_dgamma(value, expected, x, gamma, g, eps, label):
-    torch = _torch()
+    import torch
     if isinstance(value, torch.Tensor) and tuple(value.shape) != tuple(expected.shape):
         want = tuple(expected.shape)
         got = tuple(value.shape)
         xh = x * _inv_rms(x, eps)
         wrong_axes = [(g * xh).sum(dim=-1), (g * xh).sum(dim=0), g * xh]
-        if any(_close(value, w, 1e-6, 1e-5) for w in wrong_axes) or value.dim() != 1:
-            return [("dgamma_wrong_axes", _msg(CODES, "dgamma_wrong_axes", label=label, got=got, want=want))]
-    failure = _judge_tensor(value, expected, {}, CODES, label=label + "grad_gamma：", atol=1e-6, rtol=1e-5)
+        if any(close_finite(value, w, 1e-6, 1e-5) for w in wrong_axes) or value.dim() != 1:
+            return [("dgamma_wrong_axes", message(CODES, "dgamma_wrong_axes", label=label, got=got, want=want))]
+    failure = judge_tensor(value, expected, {}, CODES, label=label + "grad_gamma：", atol=1e-6, rtol=1e-5)
     if failure is None:
         return []
     if failure[0] != "wrong_output":
         return [failure]
     codes = _search(value, _dgamma, _DG_FLAGS, _DG_CODES, x, gamma, g, eps)
     if codes is not None:
-        return [(c, _msg(CODES, c, eps=eps, how=_RMS_HOW.get(v, ""))) for c, v in codes]
+        return [(c, message(CODES, c, eps=eps, how=_RMS_HOW.get(v, ""))) for c, v in codes]
     return [failure]
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_rms_norm_backward(fn):
     """检查 rms_norm_backward(x, gamma, grad_out, eps)：手推 RMSNorm 对 x 和 γ 的梯度，与 autograd 比较。
 
@@ -140,7 +142,6 @@ def check_rms_norm_backward(fn):
     ε 在根号外或写死）的组合比较；都不像时检查 ε 可忽略时的性质 Σ dL/dx·x ≈ 0。grad_gamma 先看形状（求和的维度），
     再与典型错误（求 grad_out 的和、多乘 γ、ε 的位置）比较。
     """
-    exercise = check_rms_norm_backward.exercise
     cases = ((0, (3, 6), 1e-5), (1, (2, 4, 8), 1e-5), (2, (3, 5), 0.5))
     for case in cases:
         findings = _run_case(fn, *case)
@@ -151,19 +152,19 @@ def check_rms_norm_backward(fn):
             if sharper and any(c in _EPS_CODES for c, _ in sharper):
                 findings = sharper
             elif sharper and not _nearly(fn, *cases[-1]):
-                findings = [("eps_misused", _msg(CODES, "eps_misused", eps=cases[-1][2]))]
+                findings = [("eps_misused", message(CODES, "eps_misused", eps=cases[-1][2]))]
         if findings:
-            return finish(exercise, findings)
-    return finish(exercise, [])
+            return findings
+    return []
 
 
 def _inputs(seed, shape, eps):
-    torch = _torch()
-    x = _randn(seed, *shape, dtype=torch.float64) * 1.5 + 0.5
+    import torch
+    x = randn(seed, *shape, dtype=torch.float64) * 1.5 + 0.5
     if eps != 1e-5:
         x = x * 0.3   # 均方与 ε 同量级：ε 的位置与写死 ε 的差别显出来
-    gamma = _randn(seed + 10, shape[-1], dtype=torch.float64) + 1.0
-    g = _randn(seed + 20, *shape, dtype=torch.float64)
+    gamma = randn(seed + 10, shape[-1], dtype=torch.float64) + 1.0
+    g = randn(seed + 20, *shape, dtype=torch.float64)
     xr = x.clone().requires_grad_(True)   # 正确答案由 autograd 算出
     gr = gamma.clone().requires_grad_(True)
     with torch.enable_grad():
@@ -175,15 +176,15 @@ def _inputs(seed, shape, eps):
 def _nearly(fn, seed, shape, eps):
     """这组输入上两个梯度是否都只差千分之一以内（形状对、差得很小）。"""
     x, gamma, g, want_x, want_g = _inputs(seed, shape, eps)
-    value, failure = _call(fn, x.clone(), gamma.clone(), g.clone(), eps=eps)
+    value, failure = try_call(fn, x.clone(), gamma.clone(), g.clone(), eps=eps)
     if failure is not None or not isinstance(value, (tuple, list)) or len(value) != 2:
         return False
-    return all(_close(v, w, 1e-4, 1e-3) for v, w in zip(value, (want_x, want_g)))
+    return all(close_finite(v, w, 1e-4, 1e-3) for v, w in zip(value, (want_x, want_g)))
 
 
 def _proportional(value, expected):
     """value 与 expected 方向相同、只差一个倍数（余弦 > 0.999）。"""
-    torch = _torch()
+    import torch
     if not isinstance(value, torch.Tensor) or value.shape != expected.shape:
         return False
     v, w = value.detach().double().flatten(), expected.double().flatten()
@@ -197,28 +198,28 @@ _EPS_CODES = {"eps_outside_root", "eps_ignored"}
 
 def _run_case(fn, seed, shape, eps):
     """跑一组输入，返回发现的问题（空列表表示这组通过）。"""
-    torch = _torch()
+    import torch
     x, gamma, g, want_x, want_g = _inputs(seed, shape, eps)
     given = (x.clone(), gamma.clone(), g.clone())
-    value, failure = _call(fn, *given, eps=eps)
+    value, failure = try_call(fn, *given, eps=eps)
     label = f"eps={eps:g} 时：" if eps != 1e-5 else f"形状 {shape} 的输入上：" if len(shape) == 3 else ""
     if failure is not None:
         return [failure]
     if not isinstance(value, (tuple, list)) or len(value) != 2:
         kind = f"{type(value).__name__}" + (f"（{len(value)} 个元素）" if isinstance(value, (tuple, list)) else "")
-        return [("not_pair", _msg(CODES, "not_pair", kind=kind))]
+        return [("not_pair", message(CODES, "not_pair", kind=kind))]
     findings = _judge_dx(value[0], want_x, x, gamma, g, eps, label)
     dgamma = _judge_dgamma(value[1], want_g, x, gamma, g, eps, label)
     if ([c for c, _ in findings] == ["not_orthogonal_to_x"] and [c for c, _ in dgamma] == ["wrong_output"]
             and not _proportional(value[1], want_g)):
         # 两个梯度都不对、又都不像编目的错：它们共用的只有 r（x̂）——先指向 r，不说投影项错了。
         # grad_gamma 只差一个倍数（例如求了平均）时 x̂ 是对的，不指向 r
-        return [("rms_suspect", _msg(CODES, "rms_suspect", label=label))]
+        return [("rms_suspect", message(CODES, "rms_suspect", label=label))]
     for f in dgamma:
         if f[0] not in {c for c, _ in findings}:   # ε 或 r 的同一种错在两个梯度里只说一次
             findings.append(f)
     changed = [i for i, (a, b) in enumerate(zip(given, (x, gamma, g)), start=1) if not torch.equal(a, b)]
     if not findings and changed:
-        findings = [("modified_input", label + _msg(CODES, "modified_input", new="张量",
+        findings = [("modified_input", label + message(CODES, "modified_input", new="张量",
                                                     what=f"第 {changed[0]} 个参数（例如用了 *=、/= 这类原地操作）"))]
     return findings

@@ -1,5 +1,7 @@
+# 导入：torch、feedback、torch_checks。
 """练习 ch11-stable-layer-norm 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
-from ...simple_checks import (checker, _call, _judge_tensor, _max_diff, _msg, _randn, _torch, finish)
+from ...feedback import checker, message
+from ...torch_checks import judge_tensor, max_abs_diff, randn, try_call
 
 CODES = {
     "single_pass_variance": "均值约为 10⁴ 的行算错了（最大误差 {diff:.3g}）：用 E[x²] − (E[x])² 一次算方差时，两个很大的数相减会丢掉有效数字。",
@@ -14,50 +16,49 @@ CODES = {
 }
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_stable_layer_norm(fn):
     """检查 stable_normalize(x, eps)：float32 下对最后一维标准化，均值约 10⁴ 的行也要算对。"""
-    torch = _torch()
-    exercise = check_stable_layer_norm.exercise
+    import torch
 
     def reference(x, unbiased=False, eps=1e-5, outside=False):
         x64 = x.double()
         var = x64.var(-1, keepdim=True, unbiased=unbiased)
         return ((x64 - x64.mean(-1, keepdim=True)) / (var.sqrt() + eps if outside else (var + eps).sqrt())).float()
-    small = _randn(0, 4, 64) * 2 + 1
-    big = _randn(1, 4, 768) + 1e4
-    narrow = _randn(2, 3, 16) * 0.3 + 2.0   # 方差与 ε 同量级：ε 用没用、加在哪里，结果差得很明显
+    small = randn(0, 4, 64) * 2 + 1
+    big = randn(1, 4, 768) + 1e4
+    narrow = randn(2, 3, 16) * 0.3 + 2.0   # 方差与 ε 同量级：ε 用没用、加在哪里，结果差得很明显
     for label, x, tol, eps in (("普通输入：", small, 1e-3, 1e-5), ("均值约 1e4 的输入：", big, 2e-2, 1e-5),
                                ("eps=0.5 时：", narrow, 1e-3, 0.5)):
-        value, failure = _call(fn, x.clone(), eps=eps)
+        value, failure = try_call(fn, x.clone(), eps=eps)
         if failure is None and isinstance(value, torch.Tensor) and value.dtype != torch.float32:
-            failure = ("wrong_dtype", _msg(CODES, "wrong_dtype", dtype=str(value.dtype).replace("torch.", "")))
+            failure = ("wrong_dtype", message(CODES, "wrong_dtype", dtype=str(value.dtype).replace("torch.", "")))
         if failure is None:
             wrong = {"unbiased_var": reference(x, unbiased=True, eps=eps),
                      "no_centering": (x.double() / (x.double().var(-1, keepdim=True, unbiased=False) + eps).sqrt()).float()}
             if eps != 1e-5:
                 wrong.update({"eps_ignored": reference(x), "eps_misplaced": reference(x, eps=eps, outside=True),
                               "eps_misplaced#none": reference(x, eps=0.0)})
-            failure = _judge_tensor(value, reference(x, eps=eps), wrong, CODES, label=label, atol=tol, rtol=tol,
+            failure = judge_tensor(value, reference(x, eps=eps), wrong, CODES, label=label, atol=tol, rtol=tol,
                                     fields={"eps": eps},
                                     nan_code="single_pass_variance" if x is big else "nan_output")
             low = (_low_precision_dtypes(fn, x, eps)   # 先看是不是中途换成了 float16 / bfloat16，再找别的原因
                    if failure is not None and failure[0] in ("wrong_output", "single_pass_variance", "nan_output") else [])
             if low:
-                diff = _max_diff(torch.nan_to_num(value.detach(), nan=1e30), reference(x, eps=eps))
-                failure = ("low_precision", _msg(CODES, "low_precision", label=label, diff=diff,
+                diff = max_abs_diff(torch.nan_to_num(value.detach(), nan=1e30), reference(x, eps=eps))
+                failure = ("low_precision", message(CODES, "low_precision", label=label, diff=diff,
                                                  dtype=low[0].replace("torch.", ""), spacing=_spacing_near_1e4(low[0])))
             elif failure is not None and x is big and failure[0] in ("wrong_output", "single_pass_variance"):
-                diff = _max_diff(torch.nan_to_num(value.detach(), nan=1e30), reference(x, eps=eps))
-                failure = ("single_pass_variance", _msg(CODES, "single_pass_variance", diff=diff))
+                diff = max_abs_diff(torch.nan_to_num(value.detach(), nan=1e30), reference(x, eps=eps))
+                failure = ("single_pass_variance", message(CODES, "single_pass_variance", diff=diff))
         if failure is not None:
-            return finish(exercise, [failure])
-    return finish(exercise, [])
+            return [failure]
+    return []
 
 
 def _low_precision_dtypes(fn, x, eps):
     """再调用一次学习者的函数，记下计算中途出现的低精度浮点类型（float16、bfloat16）的名字，按出现的先后。"""
-    torch = _torch()
+    import torch
     from torch.overrides import TorchFunctionMode
     seen = []
 
@@ -72,11 +73,11 @@ def _low_precision_dtypes(fn, x, eps):
     def spied(*args, **kwargs):
         with Spy():
             return fn(*args, **kwargs)
-    _call(spied, x.clone(), eps=eps)
+    try_call(spied, x.clone(), eps=eps)
     return seen
 
 
 def _spacing_near_1e4(dtype_name):
     """这种类型在 [8192, 16384) 里相邻两个数的间隔：float16 是 8，bfloat16 是 64。"""
-    torch = _torch()
+    import torch
     return float(torch.finfo(getattr(torch, dtype_name.replace("torch.", ""))).eps) * 2 ** 13

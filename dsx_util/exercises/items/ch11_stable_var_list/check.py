@@ -1,8 +1,9 @@
+# 导入：标准库、feedback、list_checks。
 """练习 ch11-stable-var-list 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 
-from ...pure_checks import (checker, _Stop, _call, _first_difference, _floats, _judge, _mean, _unchanged, _var,
-                            fmt_num, fmt_pair, message)
+from ...feedback import Stop, checker, fmt_num, fmt_pair, message
+from ...list_checks import as_floats, call_or_stop, first_difference, judge, mean_of, unchanged, var_of
 
 CODES = {
     "single_pass": "均值约为 10⁹ 的数据算错了（应为 {want}，你的是 {got}），而均值小的数据是对的："
@@ -19,8 +20,8 @@ CODES = {
 def _var_steps(fn, values):
     def one(v):
         try:
-            return float(_call(fn, list(v)))
-        except (_Stop, TypeError, ValueError):
+            return float(call_or_stop(fn, list(v)))
+        except (Stop, TypeError, ValueError):
             return None
     findings = []
     const = one([2.0] * 5)
@@ -38,7 +39,7 @@ def _var_steps(fn, values):
         findings.append(("variance_not_quadratic", message(CODES, "variance_not_quadratic", ratio=fmt_num(r),
                                                            hint=hint)))
     if base and not findings:
-        ss = sum((v - _mean(values)) ** 2 for v in values)
+        ss = sum((v - mean_of(values)) ** 2 for v in values)
         findings.append(("variance_wrong_divisor", message(CODES, "variance_wrong_divisor", h=len(values),
                                                            got=fmt_num(ss / base))))
     return findings
@@ -51,20 +52,20 @@ def check_stable_var(fn):
     big = [1e9 + v for v in (0.5, 1.5, 2.5, 4.0, 6.5)]
     for values in (small, big):
         given = list(values)
-        (got,) = _floats([_call(fn, given)], 1, "返回值")
-        changed = _unchanged(values, given, "列表")
-        want = _var(values)
+        (got,) = as_floats([call_or_stop(fn, given)], 1, "返回值")
+        changed = unchanged(values, given, "列表")
+        want = var_of(values)
         if math.isclose(got, want, rel_tol=1e-6):
             if changed:
                 return changed
             continue
-        variants = {("unbiased_var",): [_var(values, unbiased=True)], ("returned_std",): [math.sqrt(want)],
-                    ("unbiased_var", "returned_std"): [math.sqrt(_var(values, unbiased=True))]}
-        found = _judge([got], [want], variants, CODES)
+        variants = {("unbiased_var",): [var_of(values, unbiased=True)], ("returned_std",): [math.sqrt(want)],
+                    ("unbiased_var", "returned_std"): [math.sqrt(var_of(values, unbiased=True))]}
+        found = judge([got], [want], variants, CODES)
         if found is None and values is big:
             w, g = fmt_pair(want, got)
             found = [("single_pass", message(CODES, "single_pass", want=w, got=g))]
         if found is None:
-            found = _var_steps(fn, values) or [_first_difference([got], [want], "方差")]
+            found = _var_steps(fn, values) or [first_difference([got], [want], "方差")]
         return changed + found
     return []

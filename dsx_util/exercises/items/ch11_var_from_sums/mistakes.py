@@ -1,3 +1,4 @@
+# 导入：无。
 """练习 ch11-var-from-sums 编目的错误写法：检查器对每一条必须恰好报出给定的代码（tests/test_exercise_layout.py、
 tests/test_simple_checks.py 逐条检查）。每条是 (说明, 代码列表, 学习者写的函数)。
 """

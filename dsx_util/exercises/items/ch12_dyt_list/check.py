@@ -1,7 +1,9 @@
+# 导入：标准库、feedback、list_checks。
 """这道练习的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法与写明的要求在 mistakes.py）。"""
 import math
 
-from ...pure_checks import checker, _Stop, _call, _combine, _first_difference, _floats, _judge, _unchanged, fmt_num, message
+from ...feedback import Stop, checker, fmt_num, message
+from ...list_checks import as_floats, call_or_stop, combine, first_difference, judge, unchanged
 
 CODES = {
     "no_gamma": "结果没有乘缩放参数 γ：每个分量的 tanh(α·x) 要乘以同一位置的 γᵢ。",
@@ -51,8 +53,8 @@ def _steps(fn):
 
     def run(v, alpha=1.0, g=ones, b=zeros):
         try:
-            return _floats(_call(fn, list(v), alpha, list(g), list(b)), h, "输出")
-        except _Stop:
+            return as_floats(call_or_stop(fn, list(v), alpha, list(g), list(b)), h, "输出")
+        except Stop:
             return None
     findings = []
     y = run(values)
@@ -80,17 +82,17 @@ def check_dyt_list(fn):
              ([3.0, -4.0, 0.2, 1.0], 0.3, [2.0, 1.0, 0.5, -1.5], [-0.5, 0.25, 0.0, 1.0]))
     for values, alpha, gamma, beta in cases:
         given = (list(values), list(gamma), list(beta))
-        got = _floats(_call(fn, given[0], alpha, given[1], given[2]), len(values), "输出")
-        changed = _unchanged((values, gamma, beta), given, "列表（values、gamma 或 beta）")
+        got = as_floats(call_or_stop(fn, given[0], alpha, given[1], given[2]), len(values), "输出")
+        changed = unchanged((values, gamma, beta), given, "列表（values、gamma 或 beta）")
         want = _model(values, alpha, gamma, beta)
         flags = {"use_gamma": [True, False], "use_beta": [True, False], "alpha_kind": ["inside", "outside", "one"],
                  "beta_inside": [False, True], "swapped": [False, True], "normalize": [False, True],
                  "gamma_inside": [False, True], "sigmoid": [False, True]}
-        variants = _combine(flags, {k: v[0] for k, v in flags.items()},
+        variants = combine(flags, {k: v[0] for k, v in flags.items()},
                             lambda **s: _model(values, alpha, gamma, beta, **s), lambda k, v: _FLAG_CODES[(k, v)])
-        found = _judge(got, want, variants, CODES)
+        found = judge(got, want, variants, CODES)
         if found is None:
-            found = _steps(fn) or [_first_difference(got, want)]
+            found = _steps(fn) or [first_difference(got, want)]
         if found or changed:
             return changed + found
     return []

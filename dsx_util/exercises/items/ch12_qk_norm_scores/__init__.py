@@ -1,3 +1,4 @@
+# 导入：无。
 """练习 ch12-qk-norm-scores：带 QK 归一化的注意力分数。题目 task.md，模板 template.py，参考答案 solution.py，提示 hint.md，
 检查器 check.py，编目的错误写法 mistakes.py。"""
 TITLE = "带 QK 归一化的注意力分数"

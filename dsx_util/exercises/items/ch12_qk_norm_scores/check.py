@@ -1,5 +1,7 @@
+# 导入：torch、feedback、torch_checks。
 """这道练习的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法与写明的要求在 mistakes.py）。"""
-from ...simple_checks import checker, _call, _judge_tensor, _msg, _randn, _torch, finish
+from ...feedback import checker, message
+from ...torch_checks import changed_inputs, judge_tensor, randn, try_call
 
 CODES = {
     "only_q_normalized": "{label}只归一化了查询 q，键 k 也要做一次均方根归一化。",
@@ -22,7 +24,7 @@ CODES = {
 
 
 def _scores(q, k, eps, *, norm_q=True, norm_k=True, kind="rms", scale="sqrt", transpose=False, dim=-1, eps_kind="in"):
-    torch = _torch()
+    import torch
     d = q.shape[-1]
 
     def norm(z):
@@ -40,14 +42,12 @@ def _scores(q, k, eps, *, norm_q=True, norm_k=True, kind="rms", scale="sqrt", tr
     return s / {"sqrt": d ** 0.5, "none": 1.0, "d": float(d)}[scale] if torch else s
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_qk_norm_scores(fn):
     """检查 qk_norm_scores(q, k, eps)：RMSNorm(q) · RMSNorm(k)ᵀ / √head_dim，形状 [B, 头数, T, T]。"""
-    torch = _torch()
-    exercise = check_qk_norm_scores.exercise
     b, heads, t, d = 2, 3, 5, 8
-    cases = (("", _randn(0, b, heads, t, d) * 2 + 0.5, _randn(1, b, heads, t, d) * 1.5 - 0.3, 1e-6),
-             ("eps=0.5 时：", _randn(2, b, heads, t, d) * 0.4, _randn(3, b, heads, t, d) * 0.6, 0.5))
+    cases = (("", randn(0, b, heads, t, d) * 2 + 0.5, randn(1, b, heads, t, d) * 1.5 - 0.3, 1e-6),
+             ("eps=0.5 时：", randn(2, b, heads, t, d) * 0.4, randn(3, b, heads, t, d) * 0.6, 0.5))
     fields = {"d": d, "root": f"{d ** 0.5:.3g}"}
     for label, q, k, eps in cases:
         want = _scores(q, k, eps)
@@ -65,37 +65,34 @@ def check_qk_norm_scores(fn):
             wrong.update({"eps_ignored": _scores(q, k, eps, eps_kind="fixed"),
                           "eps_ignored#none": _scores(q, k, eps, eps_kind="none")})
         gq, gk = q.clone(), k.clone()
-        value, failure = _call(fn, gq, gk, eps=eps)
+        value, failure = try_call(fn, gq, gk, eps=eps)
         if failure is None:
-            failure = _judge_tensor(value, want, wrong, CODES, label=label, atol=1e-4, rtol=1e-4,
+            failure = judge_tensor(value, want, wrong, CODES, label=label, atol=1e-4, rtol=1e-4,
                                     fields=dict(fields, eps=eps))
-        changed = [i for i, (a, g) in enumerate(((q, gq), (k, gk)), start=1) if not torch.equal(a, g)]
         if failure is not None and failure[0] == "wrong_output":   # 不像任何典型错误：说出违反了哪条性质
             steps = _steps(fn, q, k, d)
             failure = steps[0] if len(steps) == 1 else failure
             extra = steps[1:] if len(steps) > 1 else []
         else:
             extra = []
-        findings = ([failure] if failure else []) + extra + (
-            [("modified_input", label + _msg(CODES, "modified_input", new="张量",
-                                             what=f"参数 {'qk'[changed[0] - 1]}（例如用了 mul_()、/= 这类原地操作）"))]
-            if changed else [])
+        findings = ([failure] if failure else []) + extra + changed_inputs(
+            [("参数 q", q, gq), ("参数 k", k, gk)], label, how="例如用了 mul_()、/= 这类原地操作")
         if findings:
-            return finish(exercise, findings)
-    return finish(exercise, [])
+            return findings
+    return []
 
 
 def _steps(fn, q, k, d):
     """逐步诊断：尺度不变、有界。"""
-    torch = _torch()
+    import torch
     out = []
-    a, fa = _call(fn, q.clone(), k.clone(), eps=1e-6)
-    c, fc = _call(fn, 10 * q, 10 * k, eps=1e-6)
+    a, fa = try_call(fn, q.clone(), k.clone(), eps=1e-6)
+    c, fc = try_call(fn, 10 * q, 10 * k, eps=1e-6)
     if fa is None and fc is None and isinstance(a, torch.Tensor) and isinstance(c, torch.Tensor) and a.shape == c.shape:
         diff = float((a.detach().double() - c.detach().double()).abs().max())
         if diff > 1e-3:
-            out.append(("not_scale_invariant", _msg(CODES, "not_scale_invariant", diff=diff)))
+            out.append(("not_scale_invariant", message(CODES, "not_scale_invariant", diff=diff)))
         top = float(a.detach().double().abs().max())
         if top > d ** 0.5 * (1 + 1e-4):
-            out.append(("exceeds_bound", _msg(CODES, "exceeds_bound", got=top, root=d ** 0.5)))
+            out.append(("exceeds_bound", message(CODES, "exceeds_bound", got=top, root=d ** 0.5)))
     return out

@@ -1,3 +1,4 @@
+# 导入：无。
 """练习 ch12-zero-centered-rms-norm：零中心缩放参数的 RMSNorm，在 float32 里算。题目 task.md，模板 template.py，
 参考答案 solution.py，提示 hint.md，检查器 check.py，编目的错误写法 mistakes.py。"""
 TITLE = "零中心缩放参数的 RMSNorm，在 float32 里算"

@@ -1,6 +1,8 @@
+# 导入：torch、feedback、torch_checks。
 """这道练习的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法与写明的要求在 mistakes.py）。"""
-from ...core import fmt_pair
-from ...simple_checks import checker, _call, _judge_tensor, _msg, _randn, _torch, finish
+from ...feedback import fmt_pair
+from ...feedback import checker, message
+from ...torch_checks import changed_inputs, judge_tensor, randn, try_call
 
 CODES = {
     "gamma_not_zero_centered": "{label}结果像是乘了 γ 而不是 (1 + γ)：零中心写法里 γ = 0 表示不缩放。",
@@ -23,7 +25,7 @@ CODES = {
 
 def _reference(x, gamma, eps, *, mode="ok", dim=-1):
     """float64 下的结果（mode 是典型错误的写法），不转回输入类型。"""
-    torch = _torch()
+    import torch
     x64, g64 = x.double(), gamma.double()
     if mode == "subtracted_mean":
         x64 = x64 - x64.mean(dim=dim, keepdim=True)
@@ -42,27 +44,26 @@ def _reference(x, gamma, eps, *, mode="ok", dim=-1):
     return x64 / d * scale
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_zero_centered_rms_norm(fn):
     """检查 zero_centered_rms_norm(x, gamma, eps)：x / sqrt(mean(x²) + ε) * (1 + γ)，float32 里算，返回 x 的类型。"""
-    torch = _torch()
-    exercise = check_zero_centered_rms_norm.exercise
+    import torch
     h = 16
-    gamma = _randn(5, h) * 0.3
-    x_small = _randn(0, 3, h) * 2 + 0.3
-    x_narrow = _randn(1, 4, h) * 0.05           # 均方与 ε 同量级：ε 用没用、加在哪里差得很明显
-    x_half = _randn(2, 3, h) * 20
+    gamma = randn(5, h) * 0.3
+    x_small = randn(0, 3, h) * 2 + 0.3
+    x_narrow = randn(1, 4, h) * 0.05           # 均方与 ε 同量级：ε 用没用、加在哪里差得很明显
+    x_half = randn(2, 3, h) * 20
     x_half[0, 0] = 300.0                        # 300² = 90000 > 65504
-    x_bf = _randn(3, 2, 3, h) * 3
+    x_bf = randn(3, 2, 3, h) * 3
     cases = (("float32 输入：", x_small, 1e-6), ("eps=1e-2 时：", x_narrow, 1e-2),
              ("float16 输入：", x_half.half(), 1e-6), ("bfloat16 输入：", x_bf.bfloat16(), 1e-6))
     for label, x, eps in cases:
         given, given_gamma = x.clone(), gamma.clone()
-        value, failure = _call(fn, given, given_gamma, eps=eps)
+        value, failure = try_call(fn, given, given_gamma, eps=eps)
         want = _reference(x, gamma, eps)
         if failure is None and isinstance(value, torch.Tensor) and value.dtype != x.dtype:
             close = value.shape == want.shape and torch.allclose(value.detach().double(), want, atol=5e-2, rtol=2e-2)
-            failure = ("wrong_dtype", _msg(CODES, "wrong_dtype", label=label, got=str(value.dtype).replace("torch.", ""),
+            failure = ("wrong_dtype", message(CODES, "wrong_dtype", label=label, got=str(value.dtype).replace("torch.", ""),
                                            want=str(x.dtype).replace("torch.", ""))) if close else None
         if failure is None:
             low = x.dtype != torch.float32
@@ -81,22 +82,18 @@ def check_zero_centered_rms_norm(fn):
                 bad = int((~torch.isfinite(v) | (v == 0)).sum())
                 if bad and bool(torch.isfinite(want).all()) and bool((want != 0).all()):
                     failure = ("computed_in_low_precision",
-                               _msg(CODES, "computed_in_low_precision", label=label, bad=bad))
+                               message(CODES, "computed_in_low_precision", label=label, bad=bad))
             if failure is None:
-                failure = _judge_tensor(value, want, wrong, CODES, label=label, atol=tol, rtol=0.0 if low else 1e-4,
+                failure = judge_tensor(value, want, wrong, CODES, label=label, atol=tol, rtol=0.0 if low else 1e-4,
                                         fields={"eps": eps})
             if failure is not None and failure[0] == "wrong_output" and low:
                 diff = float((value.detach().double() - want).abs().max())
                 if diff < 20 * budget:
                     shown_budget, shown_diff = fmt_pair(budget, diff)   # 写到看得出两者不同为止
-                    failure = ("low_precision_error", _msg(CODES, "low_precision_error", label=label, diff=shown_diff,
+                    failure = ("low_precision_error", message(CODES, "low_precision_error", label=label, diff=shown_diff,
                                                            budget=shown_budget))
-        changed = [name for name, before, after in (("x", x, given), ("gamma", gamma, given_gamma))
-                   if not torch.equal(before, after)]
-        findings = ([failure] if failure else []) + (
-            [("modified_input", label + _msg(CODES, "modified_input", new="张量",
-                                             what=f"参数 {changed[0]}（例如用了 add_()、mul_()、*= 这类原地操作）"))]
-            if changed else [])
+        findings = ([failure] if failure else []) + changed_inputs(
+            [("参数 x", x, given), ("参数 gamma", gamma, given_gamma)], label, how="例如用了 add_()、mul_()、*= 这类原地操作")
         if findings:
-            return finish(exercise, findings)
-    return finish(exercise, [])
+            return findings
+    return []

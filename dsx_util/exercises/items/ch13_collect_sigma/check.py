@@ -1,3 +1,4 @@
+# 导入：标准库、torch、dsx_util.gpt、feedback、torch_checks。
 """练习 ch13-collect-sigma 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法与写明的要求在 mistakes.py）。
 
 检查用的小模型：两个块、嵌入 8 维（无偏与有偏估计差 √(8/7) 倍），各层归一化的 ε 各不相同且不小（ε 放错位置、
@@ -5,7 +6,8 @@
 """
 import itertools
 
-from ...simple_checks import checker, _call, _msg, _torch, finish
+from ...feedback import checker, message
+from ...torch_checks import try_call
 
 CODES = {
     "not_dict": "应返回字典 {{模块名: σ 张量}}，你返回的是 {kind}。",
@@ -41,7 +43,7 @@ EPS = {"trf_blocks.0.norm1": 0.05, "trf_blocks.0.norm2": 0.4, "trf_blocks.1.norm
 
 def _model():
     """检查用的小模型（固定种子；检查器的装饰器会恢复学习者的随机状态）。"""
-    torch = _torch()
+    import torch
     import torch.nn as nn
 
     from dsx_util.gpt import GPTModel
@@ -60,13 +62,13 @@ def _model():
 
 
 def _idx():
-    torch = _torch()
+    import torch
     return torch.tensor([[3, 17, 5, 29, 11], [0, 8, 8, 21, 14]])
 
 
 def _reference():
     """用钩子量出每个层归一化的输入、输出和 ε。"""
-    torch = _torch()
+    import torch
     m = _model()
     seen = {}
     handles = [m.get_submodule(n).register_forward_hook(
@@ -80,7 +82,7 @@ def _reference():
 
 
 def _sigma(x, eps, unbiased=False, eps_kind="own", last_eps=0.3):
-    torch = _torch()
+    import torch
     var = x.var(dim=-1, unbiased=unbiased)
     e = {"own": eps, "none": 0.0, "outside": eps, "nosqrt": eps, "fixed": 1e-5, "last": last_eps}[eps_kind]
     if eps_kind == "outside":
@@ -111,8 +113,8 @@ def _variants(ref):
     return out
 
 
-def _close(a, b):
-    torch = _torch()
+def close_finite(a, b):
+    import torch
     return a.shape == b.shape and bool(torch.allclose(a.detach().double(), b, rtol=1e-4, atol=1e-5))
 
 
@@ -141,55 +143,54 @@ def _late_bound(fn):
                 hooked.add(_name)
             return _orig(*args, **kwargs)
         mod.forward = forward
-    value, failure = _call(fn, m, _idx())
+    value, failure = try_call(fn, m, _idx())
     return failure is None and isinstance(value, dict) and len(value) == 1 and len(hooked) >= 2
 
 
-@checker(__name__, CODES)
+@checker(__name__, CODES, each=True)
 def check_collect_sigma(fn):
     """检查 collect_sigma(model, idx)：{层归一化的模块名: 它输入的逐词元 σ = √(有偏方差 + ε)，形状 [B, T]}。"""
-    torch = _torch()
-    exercise = check_collect_sigma.exercise
+    import torch
     model = _model()
-    value, failure = _call(fn, model, _idx())
+    value, failure = try_call(fn, model, _idx())
     if failure is not None:
-        return finish(exercise, [failure])
+        return [failure]
     findings = []
     left = _hooks(model)
     if left:
-        findings.append(("hooks_left", _msg(CODES, "hooks_left", count=left)))
+        findings.append(("hooks_left", message(CODES, "hooks_left", count=left)))
     if not isinstance(value, dict):
-        return finish(exercise, findings + [("not_dict", _msg(CODES, "not_dict", kind=type(value).__name__))])
+        return findings + [("not_dict", message(CODES, "not_dict", kind=type(value).__name__))]
     ref = _reference()
     names = set(ref)
     keys = set(value)
     if len(keys) == 1 and _late_bound(fn):
         # 只剩一项：每个钩子都写进了同一个键（循环里最后出现的名字）
-        return finish(exercise, findings + [("late_binding_name", _msg(CODES, "late_binding_name", name=next(iter(keys))))])
+        return findings + [("late_binding_name", message(CODES, "late_binding_name", name=next(iter(keys))))]
     if not keys:
-        return finish(exercise, findings + [("missing_layers", _msg(CODES, "missing_layers", names=_names(names)))])
+        return findings + [("missing_layers", message(CODES, "missing_layers", names=_names(names)))]
     if not keys & names:
-        return finish(exercise, findings + [("wrong_keys", _msg(CODES, "wrong_keys", example="trf_blocks.0.norm1",
-                                                                 got=_names(str(k) for k in keys) or "（空）"))])
+        return findings + [("wrong_keys", message(CODES, "wrong_keys", example="trf_blocks.0.norm1",
+                                                                 got=_names(str(k) for k in keys) or "（空）"))]
     missing, extra = names - keys, keys - names
     if missing:
         code = "missed_nn_layer_norm" if missing == {"final_norm"} else "missing_layers"
-        findings.append((code, _msg(CODES, code, names=_names(missing))))
+        findings.append((code, message(CODES, code, names=_names(missing))))
     if extra:
-        findings.append(("extra_modules", _msg(CODES, "extra_modules", names=_names(str(k) for k in extra))))
+        findings.append(("extra_modules", message(CODES, "extra_modules", names=_names(str(k) for k in extra))))
     common = sorted(keys & names)
     want = {n: _sigma(ref[n][0], ref[n][2]) for n in names}
     for n in common:
         v = value[n]
         if not isinstance(v, torch.Tensor):
-            return finish(exercise, findings + [("not_tensor", _msg(CODES, "not_tensor", kind=type(v).__name__))])
+            return findings + [("not_tensor", message(CODES, "not_tensor", kind=type(v).__name__))]
         if tuple(v.shape) == tuple(want[n].shape) + (1,):
-            return finish(exercise, findings + [("kept_dim", _msg(CODES, "kept_dim", name=n, want=list(want[n].shape),
-                                                                  got=list(v.shape)))])
+            return findings + [("kept_dim", message(CODES, "kept_dim", name=n, want=list(want[n].shape),
+                                                                  got=list(v.shape)))]
         if tuple(v.shape) != tuple(want[n].shape):
-            return finish(exercise, findings + [("wrong_axis", _msg(CODES, "wrong_axis", name=n,
-                                                                     want=list(want[n].shape), got=list(v.shape)))])
-    wrong = [n for n in common if not _close(value[n], want[n])]
+            return findings + [("wrong_axis", message(CODES, "wrong_axis", name=n,
+                                                                     want=list(want[n].shape), got=list(v.shape)))]
+    wrong = [n for n in common if not close_finite(value[n], want[n])]
     if wrong:
         variants = _variants(ref)
 
@@ -200,23 +201,23 @@ def check_collect_sigma(fn):
         # 最接近的那一种（ε 写死成 1e-5 与没有 ε 只差 1e-5：看谁更近，而不是谁先在容差之内）
         match = near[0][2] if near and near[0][0] < 1e-4 else None
         if match is not None:
-            findings += [(c, _msg(CODES, c)) for c in match]
+            findings += [(c, message(CODES, c)) for c in match]
         else:
             n = wrong[0]
             diff = (value[n].detach().double() - want[n]).abs()
             pos = int(diff.flatten().argmax())
-            findings.append(("sigma_mismatch", _msg(CODES, "sigma_mismatch", name=n, diff=f"{float(diff.max()):.4g}",
+            findings.append(("sigma_mismatch", message(CODES, "sigma_mismatch", name=n, diff=f"{float(diff.max()):.4g}",
                                                     pos=f"({pos // diff.shape[-1]}, {pos % diff.shape[-1]})",
                                                     want=f"{float(want[n].flatten()[pos]):.5g}",
                                                     got=f"{float(value[n].detach().flatten()[pos]):.5g}")))
     grad = [n for n in common if value[n].requires_grad]
     if grad:
-        findings.append(("kept_graph", _msg(CODES, "kept_graph", name=grad[0])))
+        findings.append(("kept_graph", message(CODES, "kept_graph", name=grad[0])))
     if not left:   # 前向传播出错时也要移除钩子
         broken = _model()
-        _, failure = _call(fn, broken, torch.zeros(1, CTX + 4, dtype=torch.long))
+        _, failure = try_call(fn, broken, torch.zeros(1, CTX + 4, dtype=torch.long))
         left = _hooks(broken)
         if left:
             error = failure[1].split("：", 1)[-1][:60] if failure else "序列比上下文长度长"
-            findings.append(("hooks_left_on_error", _msg(CODES, "hooks_left_on_error", count=left, error=error)))
-    return finish(exercise, findings)
+            findings.append(("hooks_left_on_error", message(CODES, "hooks_left_on_error", count=left, error=error)))
+    return findings

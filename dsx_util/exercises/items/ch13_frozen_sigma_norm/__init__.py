@@ -1,3 +1,4 @@
+# 导入：无。
 """练习 ch13-frozen-sigma-norm：冻结 σ 的层归一化（一层里的 T 个词元）。题目 task.md，模板 template.py，参考答案 solution.py，
 提示 hint.md，检查器 check.py，编目的错误写法 mistakes.py。"""
 TITLE = "冻结 σ 的层归一化"

@@ -1,8 +1,9 @@
+# 导入：标准库、feedback、list_checks。
 """练习 ch13-frozen-sigma-norm 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 
-from ...pure_checks import (checker, _call, _combine, _copy, _first_difference, _flat, _judge, _max_abs, _mean, _quiet,
-                            _rows, _Stop, _unchanged, _var, _worst, fmt_num, message)
+from ...feedback import Stop, checker, fmt_num, message
+from ...list_checks import beta_featurewise, as_rows, call_or_stop, combine, copy_rows, first_difference, flatten, judge, max_abs_of, mean_of, quiet, unchanged, var_of, worst_of
 
 CODES = {
     "per_token_sigma": "你除以的是每个词元自己的标准差（普通的层归一化）：冻结 σ 的意思是所有词元都除以同一个给定的 sigma。",
@@ -36,14 +37,14 @@ CODES = {
 
 def _model(x, sigma, gamma, beta, center="row", div="sigma", use_gamma=True, use_beta=True, swapped=False):
     """一种（可能有错的）冻结 σ 的层归一化，纯 Python。"""
-    flat = _flat(x)
-    cols = [_mean(c) for c in zip(*x)]
+    flat = flatten(x)
+    cols = [mean_of(c) for c in zip(*x)]
     g, b = (beta, gamma) if swapped else (gamma, beta)
     out = []
     for row in x:
-        mu = {"row": _mean(row), "none": 0.0, "all": _mean(flat)}.get(center, 0.0)
+        mu = {"row": mean_of(row), "none": 0.0, "all": mean_of(flat)}.get(center, 0.0)
         mus = cols if center == "col" else [mu] * len(row)
-        own = _var(row)
+        own = var_of(row)
         d = {"sigma": sigma, "own": math.sqrt(own + 1e-5), "own0": math.sqrt(own), "square": sigma * sigma,
              "sqrt": math.sqrt(sigma), "eps": math.sqrt(sigma * sigma + 1e-5), "eps_out": sigma + 1e-5, "times": 1 / sigma}[div]
         out.append([(gi if use_gamma else 1.0) * (v - m) / d + (bi if use_beta else 0.0)
@@ -59,12 +60,12 @@ _FLAG_CODES = {("center", "none"): "no_centering", ("center", "all"): "global_me
 
 def _ratio(a, b):
     """a ≈ k·b 时的 k（最小二乘）。"""
-    fa, fb = _flat(a), _flat(b)
+    fa, fb = flatten(a), flatten(b)
     return sum(u * v for u, v in zip(fa, fb)) / (sum(v * v for v in fb) or 1.0)
 
 
 def _centred_rows(out):
-    return [[v - _mean(r) for v in r] for r in out]
+    return [[v - mean_of(r) for v in r] for r in out]
 
 
 def _steps(fn):
@@ -73,62 +74,54 @@ def _steps(fn):
     base = [[1.0, -2.0, 3.5, 0.5], [10.0, 12.0, 9.0, 11.5], [-4.0, -4.5, -3.0, -6.0]]
     ones, zeros = [1.0] * h, [0.0] * h
     gamma, beta = [0.5, 1.5, -1.0, 2.0], [-1.0, 0.25, 0.5, 1.75]
-    run = _quiet(fn, (3, h))
+    run = quiet(fn, (3, h))
     findings = []
-    y = run(_copy(base), 2.0, ones, zeros)
+    y = run(copy_rows(base), 2.0, ones, zeros)
     if y is None:
         return findings
-    i, m = _worst([_mean(r) for r in y])
+    i, m = worst_of([mean_of(r) for r in y])
     if abs(m) > 1e-6:
         findings.append(("row_mean_not_zero", message(CODES, "row_mean_not_zero", row=i + 1, got=fmt_num(m))))
     yc = _centred_rows(y)          # 各行减去行均值：多出来的常数不影响下面两条比例的比较
-    y4 = run(_copy(base), 4.0, ones, zeros)
+    y4 = run(copy_rows(base), 4.0, ones, zeros)
     if y4 is not None:
         y4c = _centred_rows(y4)
         k = _ratio(y4c, yc)
-        if _max_abs([a - 0.5 * b for a, b in zip(_flat(y4c), _flat(yc))]) > 1e-6:
+        if max_abs_of([a - 0.5 * b for a, b in zip(flatten(y4c), flatten(yc))]) > 1e-6:
             findings.append(("sigma_not_divided", message(CODES, "sigma_not_divided", got=f"{k:.7g}")))
-    stretched = _copy(base)
-    mu0 = _mean(base[0])
+    stretched = copy_rows(base)
+    mu0 = mean_of(base[0])
     stretched[0] = [mu0 + 3.0 * (v - mu0) for v in base[0]]
     y3 = run(stretched, 2.0, ones, zeros)
     if y3 is not None:
         y3c = _centred_rows(y3)
         k = _ratio([y3c[0]], [yc[0]])
-        if _max_abs([a - 3.0 * b for a, b in zip(y3c[0], yc[0])]) > 1e-6:
+        if max_abs_of([a - 3.0 * b for a, b in zip(y3c[0], yc[0])]) > 1e-6:
             findings.append(("sigma_not_frozen", message(CODES, "sigma_not_frozen", got=fmt_num(k))))
     shifted = run([[v + c for v in r] for r, c in zip(base, (3.0, -2.0, 5.0))], 2.0, ones, zeros)
     if shifted is not None:
-        d = _max_abs([a - b for a, b in zip(_flat(shifted), _flat(y))])
+        d = max_abs_of([a - b for a, b in zip(flatten(shifted), flatten(y))])
         if d > 1e-6:
             findings.append(("not_shift_invariant", message(CODES, "not_shift_invariant", diff=fmt_num(d))))
-    y_g = run(_copy(base), 2.0, list(gamma), zeros)
+    y_g = run(copy_rows(base), 2.0, list(gamma), zeros)
     if y_g is not None:
         def centred(out, j):   # 第 j 个特征减去它在各词元上的平均：整体加上的常数不影响 γ 的比较
             col = [r[j] for r in out]
-            return [[v - _mean(col) for v in col]]
+            return [[v - mean_of(col) for v in col]]
         bad = [(j, _ratio(centred(y_g, j), centred(y, j))) for j in range(h)]
         bad = [(j, r) for j, r in bad if abs(r - gamma[j]) > 1e-6 * (1 + abs(gamma[j]))]
         if bad:
             j, r = bad[0]
             findings.append(("gamma_not_featurewise", message(CODES, "gamma_not_featurewise", j=j, pos=j + 1,
                                                                want=fmt_num(gamma[j]), got=fmt_num(r))))
-        y_gb = run(_copy(base), 2.0, list(gamma), list(beta))
+        y_gb = run(copy_rows(base), 2.0, list(gamma), list(beta))
         if y_gb is not None:
-            added = [_mean([a[j] - b[j] for a, b in zip(y_gb, y_g)]) for j in range(h)]
-            bad = [j for j in range(h) if abs(added[j] - beta[j]) > 1e-6 * (1 + abs(beta[j]))]
-            if bad:
-                j = bad[0]
-                hint = ""
-                if abs(added[j] - gamma[j] * beta[j]) < 1e-6 * (1 + abs(added[j])):
-                    hint = f"，恰好是 γ[{j}]·β[{j}]，β 被 γ 乘到了"
-                findings.append(("beta_not_featurewise", message(CODES, "beta_not_featurewise", j=j, pos=j + 1,
-                                                                  want=fmt_num(beta[j]), got=fmt_num(added[j]), hint=hint)))
-    changed = _copy(base)
+            findings += beta_featurewise(y_g, y_gb, gamma, beta, CODES, tol=1e-6, multiplied="，β 被 γ 乘到了")
+    changed = copy_rows(base)
     changed[0] = [v * 3.0 + 7.0 for v in changed[0]]
     y_c = run(changed, 2.0, ones, zeros)
     if y_c is not None:
-        d = _max_abs([a - b for ra, rb in zip(y_c[1:], y[1:]) for a, b in zip(ra, rb)])
+        d = max_abs_of([a - b for ra, rb in zip(y_c[1:], y[1:]) for a, b in zip(ra, rb)])
         if d > 1e-9:
             findings.append(("rows_mixed", message(CODES, "rows_mixed", diff=fmt_num(d))))
     return findings
@@ -142,14 +135,14 @@ def check_frozen_sigma_norm(fn):
              ([[0.01, -0.015, 0.02, 0.0], [1.005, 0.99, 1.0, 1.01]], 0.01,
               [2.0, 1.0, 0.5, -1.5], [-0.5, 0.25, 0.0, 1.0]))
     for x, sigma, gamma, beta in cases:
-        given = (_copy(x), list(gamma), list(beta))
-        value = _call(fn, given[0], sigma, given[1], given[2])
+        given = (copy_rows(x), list(gamma), list(beta))
+        value = call_or_stop(fn, given[0], sigma, given[1], given[2])
         if isinstance(value, list):
             odd = next((i for i, r in enumerate(value) if isinstance(r, tuple)), None)
             if odd is not None:   # 外层是列表、行是元组：说清楚是哪一层不对
-                raise _Stop([("rows_not_lists", message(CODES, "rows_not_lists", row=odd + 1, kind="tuple（元组）"))])
-        got = _rows(value, (len(x), len(x[0])))
-        changed = _unchanged((x, gamma, beta), given, "列表（rows、gamma 或 beta）")
+                raise Stop([("rows_not_lists", message(CODES, "rows_not_lists", row=odd + 1, kind="tuple（元组）"))])
+        got = as_rows(value, (len(x), len(x[0])))
+        changed = unchanged((x, gamma, beta), given, "列表（rows、gamma 或 beta）")
         want = _model(x, sigma, gamma, beta)
         flags = {"center": ["row", "none", "all", "col"],
                  "div": ["sigma", "own", "square", "sqrt", "eps", "eps_out", "times"],
@@ -157,15 +150,15 @@ def check_frozen_sigma_norm(fn):
         found = None
         for own in ("own", "own0"):   # 各词元自己的 σ：带 ε（1e-5）或不带 ε，两种写法都认
             flags["div"][1] = own
-            variants = _combine(flags, {k: v[0] for k, v in flags.items()},
+            variants = combine(flags, {k: v[0] for k, v in flags.items()},
                                 lambda **s: _model(x, sigma, gamma, beta, **s), lambda k, v: _FLAG_CODES[(k, v)])
-            found = _judge(got, want, variants, CODES)
+            found = judge(got, want, variants, CODES)
             if found is not None:
                 break
         if found is None:
             # 与正确结果只差一点点（例如四舍五入）：逐步诊断的性质检查会被这点误差触发、错怪正确的步骤，只指出第一个不同的值
-            near = _max_abs([a - b for a, b in zip(_flat(got), _flat(want))]) <= 1e-2 * (1 + _max_abs(_flat(want)))
-            found = (None if near else _steps(fn)) or [_first_difference(got, want)]
+            near = max_abs_of([a - b for a, b in zip(flatten(got), flatten(want))]) <= 1e-2 * (1 + max_abs_of(flatten(want)))
+            found = (None if near else _steps(fn)) or [first_difference(got, want)]
         if found or changed:
             return changed + found
     return []

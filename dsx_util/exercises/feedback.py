@@ -1,14 +1,19 @@
-"""练习检查器的核心：只用标准库，Jupyter / Colab 里的检查器和网页（Pyodide）里的检查器共用这一份。
+# 导入：标准库；可选：IPython、catalog。
+"""检查器的反馈层：只用标准库，Jupyter / Colab 里的检查器和网页（Pyodide）里的检查器共用这一份；网页只载入它和 list_checks.py。
 
-这里有：一个结果类 CheckResult、一张通用说明表 MESSAGES、显示一次反馈的 finish()、
-把数字写得“刚好能看出不同”的 fmt_num / fmt_pair，以及“题目里写明的要求”的检查：
-- 签名：函数（或类的构造函数）的参数名与默认值，与模板相同（requirement_findings）；
-- 不许用的现成函数：题目说“不要调用现成的……”“不用 autograd”时，学习者的代码里不能出现这些名字
-  （看的是编译后的代码对象，Jupyter、网页、终端里都一样，不依赖源码文件）；
-- 常见 PyTorch 报错的中文解释（explain_error）。
+这里有：
+- 结果与说明：CheckResult、唯一的通用说明表 MESSAGES、message()、显示一次反馈的 finish()；
+- 数字：把数字写得“刚好能看出不同”的 fmt_num / fmt_pair；
+- 题目里写明的要求（requirement_findings）：签名与模板相同、不许用的现成函数（看编译后的代码对象，
+  Jupyter、网页、终端里都一样）、必须用到的名字；
+- 运行学习者的代码：run_limited（有时限，网页里也能用）、call_learner / Runner（返回 Outcome），
+  找学习者出错的那一行（learner_frame）与常见报错的中文解释（explain_error）；
+- 唯一的检查器装饰器 checker：纯 Python、PyTorch 函数、模块类的练习都用它（见 CONTRIBUTING「加一道练习」）。
 
 错误代码（英文短名）只放在 result.codes 里，给测试和程序用；给人看的说明全是中文，不带代码。
 """
+from __future__ import annotations
+
 import html
 import inspect
 import io
@@ -18,17 +23,28 @@ import os
 import re
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 NOT_DONE = "not_done"
+RAISED = "raised"
+TIMEOUT = "timeout"
+WRONG_OUTPUT = "wrong_output"
+WRONG_SHAPE_OR_DTYPE = "wrong_shape_or_dtype"
+CHECK_FAILED = "check_failed"   # 检查器自己出了意外（不应发生）；不在各检查器的错误目录里
+# 一次调用学习者代码最多运行几秒（PyTorch 练习）；纯 Python 练习另有 list_checks.TIME_LIMIT（网页里要更快地给出反馈）
+TIME_LIMIT = 5.0
 
 # 唯一的一张通用说明表：每个通用代码一种说法，各检查器（PyTorch 的、纯 Python 的、网页里的）都用它。
 # 各练习自己的代码及说明在它文件夹的 check.py 的 CODES 里，不许重新定义这里的代码（tests/test_exercise_layout.py）。
 MESSAGES = {
     NOT_DONE: "尚未作答：模板里的 raise NotImplementedError 还在，写好你的实现后再检查。",
-    "raised": "你的代码抛出了异常：{error}",
+    # 学习者的代码出错：说明只由 exception_sentence 写成（出错的那一行、中文的原因与改法、Python 的原话），全书一种写法
+    "raised": "{error}",
     "timeout": "你的函数运行超过 {limit:g} 秒（可能是死循环），检查已中止。",
     "syntax_error": "第 {line} 行有语法错误：{error}",
-    # 网页里最常见的头几种错误（pure_checks.run_source 在运行代码之前认出它们，CPython 与 Pyodide 里说法相同）
+    # 网页里最常见的头几种错误（list_checks.run_source 在运行代码之前认出它们，CPython 与 Pyodide 里说法相同）
     "fullwidth_punctuation": "第 {line} 行有中文输入法打出的全角标点 {chars}：Python 只认英文（半角）标点。"
                              "请把输入法切到英文（或把标点设成半角）再输入：{fixes}。",
     "unexpected_indent": "第 {line} 行的缩进多了：Python 用缩进表示代码块，只有以冒号结尾的行（def、for、if……）"
@@ -52,7 +68,7 @@ MESSAGES = {
     "forbidden_call": "题目要求{rule}，你的代码里用到了 `{name}`{where}：请自己写出这一步。",
     "missing_call": "题目要求{rule}，你的代码里没有用到 `{name}`。",
     "modified_input": "你改动了传入的{what}：请新建{new}返回，不要修改输入（调用者的数据会被悄悄改掉）。",
-    # PyTorch 练习（simple_checks）常见的几种
+    # PyTorch 练习（torch_checks）常见的几种
     "not_tensor": "应返回一个 torch 张量，实际返回的是 {kind}。",
     "wrong_shape": "{label}输出形状应为 {expected}，实际是 {actual}。",
     "nan_output": "{label}输出里出现了 NaN 或无穷大。",
@@ -474,38 +490,28 @@ def explain_error(exc, source="", line_text=""):
     return None
 
 
-def learner_line(exc, filenames=("<你的代码>", "<stdin>")):
-    """异常发生在学习者代码的第几行（找不到时返回 None）。"""
-    tb, line = exc.__traceback__, None
-    while tb is not None:
-        name = tb.tb_frame.f_code.co_filename
-        if name in filenames or name.startswith("<ipython-input") or "ipykernel" in name:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return line
+def learner_frame(exc):
+    """异常回溯里最后一个属于学习者代码的帧 (文件名, 行号)；没有时 None。
 
-
-def learner_source(exc, filenames=("<你的代码>", "<stdin>")):
-    """(学习者的整段代码, 出错的那一行)，取自 linecache（网页里 run_source 登记了代码；IPython 自己登记单元格）。"""
+    学习者的代码 = 不在标准库、已装的包（torch 等）里，也不在本包（检查器、练习文件夹）里：网页里是
+    run_source 登记的 "<你的代码>"，笔记本里是单元格，终端里是学习者自己的文件。全书只有这一种找法。
+    """
     tb, found = exc.__traceback__, None
     while tb is not None:
         name = tb.tb_frame.f_code.co_filename
-        if name in filenames or name.startswith("<ipython-input") or "ipykernel" in name:
+        if not in_library(name) and not name.startswith(_PACKAGE_DIR):
             found = (name, tb.tb_lineno)
         tb = tb.tb_next
+    return found
+
+
+def learner_source(exc):
+    """(学习者的整段代码, 出错的那一行)，取自 linecache（网页里 run_source 登记了代码；IPython 自己登记单元格）。"""
+    found = learner_frame(exc)
     if found is None:
         return "", ""
     lines = linecache.getlines(found[0])
     return "".join(lines), lines[found[1] - 1] if 0 < found[1] <= len(lines) else ""
-
-
-def error_text(exc, where=""):
-    """一行：中文解释在前（认识的报错），Python 的原话在后。"""
-    said = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
-    why = explain_error(exc, *learner_source(exc))
-    if why:
-        return f"{why}{where}{'' if why.endswith('？') else '。'}Python 的报错是 {said}"
-    return f"{said}{where}"
 
 
 # ---------------------------------------------------------------------------
@@ -544,14 +550,18 @@ class Capture(io.TextIOBase):
         return "".join(self.parts)
 
 
-# 标准库和已安装的包所在的目录（网页的 Pyodide 里 sys.prefix 是根目录 /，不算：那里只按文件名判断）
-_LIBRARY_DIRS = tuple(sorted({os.path.join(p, "") for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)
-                              if p and os.path.dirname(p) != p}))
+# 标准库和已安装的包所在的目录：全书只有这一份（运行时计时跳过它们；找学习者的行时也跳过它们）。
+# 网页的 Pyodide 里 sys.prefix 是根目录 /，不算；那里的标准库与包在 os 模块所在的目录下。
+LIBRARY_DIRS = tuple(sorted({os.path.join(os.path.abspath(p), "") for p in
+                             (sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.__file__))
+                             if p and os.path.dirname(os.path.abspath(p)) != os.path.abspath(p)}))
+# 本包（检查器与练习文件夹）所在的目录：这里的帧不是学习者的代码
+_PACKAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
 
 
-def _in_library(filename):
-    """这个文件是标准库或已装的包（不是学习者的代码）：<frozen importlib…> 之类的内置模块，或在 Python 的安装目录下。"""
-    return filename.startswith("<frozen") or filename.startswith(_LIBRARY_DIRS)
+def in_library(filename):
+    """这个文件是标准库或已装的包（不是学习者的代码）：<frozen importlib…> 之类的内置模块，或在 LIBRARY_DIRS 下。"""
+    return not filename or filename.startswith("<frozen") or filename.startswith(LIBRARY_DIRS)
 
 
 def run_limited(fn, args=(), kwargs=None, timeout=2.0, capture_chars=None):
@@ -564,7 +574,7 @@ def run_limited(fn, args=(), kwargs=None, timeout=2.0, capture_chars=None):
     deadline = time.monotonic() + timeout
 
     def tracer(frame, event, arg):
-        if _in_library(frame.f_code.co_filename):
+        if in_library(frame.f_code.co_filename):
             return None           # 标准库与已装的包（torch 等）不逐行计时：既快，也不会在 import 进行到一半时停下
         if time.monotonic() > deadline:
             raise TimeUp
@@ -592,3 +602,251 @@ def run_limited(fn, args=(), kwargs=None, timeout=2.0, capture_chars=None):
     out["printed"] = capture.getvalue() if capture is not None else ""
     out["printed_chars"] = capture.total if capture is not None else 0
     return out
+
+
+# ---------------------------------------------------------------------------
+# 运行学习者的代码
+# ---------------------------------------------------------------------------
+@dataclass
+class Outcome:
+    """call_learner 的返回值。ok=False 时 code 是 "raised" / "timeout" / "not_done"。"""
+
+    ok: bool
+    value: Any = None
+    error: str | None = None      # 一行：异常类型与信息，外加出错的是学习者代码的第几行
+    code: str | None = None
+    printed: str = ""                # 捕获到的 stdout/stderr（截断后）
+    printed_chars: int = 0           # 实际打印的总字符数
+    seconds: float = 0.0
+    exception: BaseException | None = field(default=None, repr=False)
+    limit: float = 0.0               # 这次调用的时限（秒）
+
+    @property
+    def message(self) -> str:
+        """这次失败对应的一行中文反馈（ok=True 时为空字符串）。"""
+        if self.ok:
+            return ""
+        if self.code == NOT_DONE:
+            return MESSAGES[NOT_DONE]
+        if self.code == TIMEOUT:
+            return message(None, TIMEOUT, limit=self.limit)
+        if self.exception is None:
+            return message(None, RAISED, error=f"运行你的代码时出错：{self.error}")
+        return message(None, RAISED, error=exception_sentence(self.exception))
+
+
+def _frame_text(where):
+    """“第 12 行（`y = x / 0`）”；不在笔记本单元格里时带上文件名。where：learner_frame 的 (文件名, 行号)。"""
+    filename, lineno = where
+    line = linecache.getline(filename, lineno).strip()
+    base = os.path.basename(filename)
+    # 笔记本单元格的文件名（/tmp/ipykernel_123/456.py、<ipython-input-...>）对学习者没有意义
+    in_cell = "ipykernel" in filename or base.startswith("<")
+    loc = f"第 {lineno} 行" if in_cell else f"{base} 第 {lineno} 行"
+    if len(line) > 80:
+        line = line[:77] + "..."
+    return loc + (f"（`{line}`）" if line else "")
+
+
+def describe_exception(exc: BaseException) -> str:
+    """一行描述：“RuntimeError: ……（你的代码第 12 行：`y = x / 0`）”。只指向学习者的代码。"""
+    first = str(exc).strip().splitlines()
+    text = type(exc).__name__ + (f": {first[0].strip()}" if first else "")
+    if len(text) > 200:
+        text = text[:197] + "..."
+    where = learner_frame(exc)
+    if where is not None:
+        loc = _frame_text(where).replace("（`", "：`").rstrip("）")
+        text += f"（{loc}）"
+    return text
+
+
+def exception_sentence(exc: BaseException) -> str:
+    """学习者代码抛出的异常，写成以中文开头的一句：出错的行在前，Python 的原话在后。"""
+    where = learner_frame(exc)
+    first = str(exc).strip().splitlines()
+    said = type(exc).__name__ + (f"：{first[0].strip()}" if first else "")
+    if len(said) > 200:
+        said = said[:197] + "..."
+    why = explain_error(exc, *learner_source(exc))
+    if why:   # 认识的报错：先用中文说原因和改法，再附 Python 的原话
+        at = f"你的代码{_frame_text(where)}出错" if where is not None else "运行你的代码时出错"
+        return f"{at}：{why}{'' if why.endswith('？') else '。'}Python 的报错是 {said}"
+    if where is None:
+        return f"运行你的代码时出错，Python 的报错是 {said}"
+    return f"你的代码{_frame_text(where)}出错，Python 的报错是 {said}"
+
+
+def call_learner(fn: Callable, *args, timeout: float = TIME_LIMIT, max_output_chars: int = 2000,
+                 **kwargs) -> Outcome:
+    """运行 fn(*args, **kwargs)，最多 timeout 秒；捕获并截断它打印的内容（run_limited，网页里用的也是它）。
+
+    永远不抛出异常（KeyboardInterrupt 除外）：学习者代码的异常、超时、NotImplementedError
+    都变成 Outcome 里的 code。纯 Python 的死循环到时会被停下。
+    """
+    run = run_limited(fn, args, kwargs, timeout=timeout, capture_chars=max_output_chars)
+    common = dict(printed=run["printed"], printed_chars=run["printed_chars"], seconds=run["seconds"])
+    if run["timed_out"]:
+        return Outcome(False, code=TIMEOUT, error=f"超过 {timeout:g} 秒仍未结束", limit=timeout, **common)
+    exc = run["exception"]
+    if exc is not None:
+        code = NOT_DONE if isinstance(exc, NotImplementedError) else RAISED
+        return Outcome(False, code=code, error=describe_exception(exc), exception=exc, **common)
+    return Outcome(True, value=run["value"], **common)
+
+
+class Runner:
+    """一次检查里多次调用学习者代码的小帮手：统计打印量，记住第一次失败。
+
+    ``r.call(fn, *args)`` 返回 Outcome；``r.failure`` 是第一次失败（异常/超时/未完成）的 Outcome；
+    ``r.notes()`` 给出“打印太多”之类的附加提醒。
+    """
+
+    def __init__(self, timeout: float = TIME_LIMIT, max_output_chars: int = 2000):
+        self.timeout = timeout
+        self.max_output_chars = max_output_chars
+        self.printed_chars = 0
+        self.first_print = ""
+        self.failure: Outcome | None = None
+
+    def call(self, fn, *args, **kwargs) -> Outcome:
+        out = call_learner(fn, *args, timeout=self.timeout,
+                           max_output_chars=self.max_output_chars, **kwargs)
+        self.printed_chars += out.printed_chars
+        if out.printed and not self.first_print:
+            self.first_print = out.printed
+        if not out.ok and self.failure is None:
+            self.failure = out
+        return out
+
+    def notes(self) -> list[str]:
+        if self.printed_chars <= 0:
+            return []
+        head = self.first_print.strip().splitlines()[0] if self.first_print.strip() else ""
+        if len(head) > 60:
+            head = head[:57] + "..."
+        note = f"检查期间你的代码打印了 {self.printed_chars:,} 个字符，已省略不显示"
+        if head:
+            note += f"（第一行：{head!r}）"
+        return [note + "；检查通过后可以删掉调试用的 print。"]
+
+
+# ---------------------------------------------------------------------------
+# 唯一的检查器装饰器：纯 Python、PyTorch 函数、模块类的练习都用它
+# ---------------------------------------------------------------------------
+class Stop(Exception):
+    """检查函数体里发现无法继续的问题时抛出：``raise Stop([(代码, 说明), ...])``，这些就是结论。"""
+
+
+SPECS = {}   # 练习 id -> 题目写明的要求（catalog.Exercise.spec）；网页里没有练习目录，由 list_checks.run_source 填入
+
+
+def exercise_spec(exercise_id):
+    """练习 exercise_id 写明的要求（标题、入口名、签名、不许用的名字）；CPython 里读练习目录，网页里读 SPECS。"""
+    if exercise_id not in SPECS:
+        try:
+            from .catalog import get_exercise
+        except ImportError:   # 网页里没有练习目录
+            return None
+        SPECS[exercise_id] = get_exercise(exercise_id).spec
+    return SPECS[exercise_id]
+
+
+def spec_findings(obj, exercise_id):
+    """学习者写的 obj（函数或类）是否满足练习写明的要求；obj 不是学习者写的（本包、torch、标准库）时不查。"""
+    spec = exercise_spec(exercise_id)
+    module = getattr(obj, "__module__", None) or ""
+    if not spec or not callable(obj) or _internal_module(module):
+        return []
+    return requirement_findings(obj, spec, spec["entry"])
+
+
+def stops_checking(findings):
+    """签名不符时，按题目的签名调用会出错，不必再往下检查。"""
+    return any(code == "wrong_signature" for code, _ in findings)
+
+
+def _random_states():
+    """检查前的全局随机状态（random，以及已经导入了的 torch、NumPy）：检查里创建 nn.Linear 等会消耗随机数。"""
+    import random
+    torch, np = sys.modules.get("torch"), sys.modules.get("numpy")
+    return (random.getstate(), torch.get_rng_state() if torch is not None else None,
+            np.random.get_state() if np is not None else None)
+
+
+def _restore_random_states(states):
+    import random
+    random.setstate(states[0])
+    torch, np = sys.modules.get("torch"), sys.modules.get("numpy")
+    if states[1] is not None and torch is not None:
+        torch.set_rng_state(states[1])
+    if states[2] is not None and np is not None:
+        np.random.set_state(states[2])
+
+
+class Checker:
+    """一道练习的检查函数（``@checker`` 的结果）：``check_x(学习者的函数或类, show=True, **选项)`` -> CheckResult。
+
+    依次：题目写明的要求（签名、不许用的名字；签名不符就停下）-> 检查函数体（返回 findings 列表、
+    或带 notes 的 CheckResult；也可以 ``raise Stop(findings)``）-> 合并、显示一次。检查本身出意外时只报
+    check_failed，绝不让单元格报错；结束时恢复学习者的全局随机状态。标题与要求来自练习文件夹。
+    """
+
+    def __init__(self, body, exercise_id, codes, each=False, runner=False):
+        self.body, self.exercise_id, self.codes, self.each, self.runner = body, exercise_id, dict(codes), each, runner
+        self.__name__ = self.__qualname__ = body.__name__
+        self.__doc__ = body.__doc__
+        self.__wrapped__ = body
+
+    @property
+    def exercise(self):
+        """反馈里显示的练习标题（与题目单元格相同）。"""
+        spec = exercise_spec(self.exercise_id)
+        return spec.get("title", self.exercise_id) if spec else self.exercise_id
+
+    def __call__(self, fn, show=True, **options):
+        findings, notes = [], []
+        states = _random_states()
+        try:
+            findings = spec_findings(fn, self.exercise_id)
+            if not stops_checking(findings):
+                if self.runner:   # 函数体多次调用学习者的代码：给它一个 Runner，事后附上它的提醒（打印太多等）
+                    run = Runner(**options)
+                    out = with_notes(self.body(fn, run), run.notes())
+                else:
+                    out = self.body(fn, **options)
+                if isinstance(out, CheckResult):
+                    findings += list(zip(out.codes, out.messages))
+                    notes = out.notes
+                else:
+                    findings += list(out)
+        except Stop as stop:
+            findings += stop.args[0]
+        except Exception as exc:  # noqa: BLE001 -- 检查本身永远不让单元格报错
+            error = f"{type(exc).__name__}: {exc}".splitlines()[0][:120]
+            findings, notes = [(CHECK_FAILED, message(None, CHECK_FAILED, error=error))], []
+        finally:
+            _restore_random_states(states)
+        if any(code == NOT_DONE for code, _ in findings):
+            findings = [(NOT_DONE, MESSAGES[NOT_DONE])]
+        return finish(self.exercise, findings, notes, show=show, each=self.each)
+
+
+def checker(module_name, codes, each=False, runner=False):
+    """装饰器，每道练习的 check.py 都用它：``@checker(__name__, CODES)``。
+
+    练习 id 由模块名推出（items/<练习>/check.py），CODES 是这道练习自己的代码 -> 中文说明（通用代码的说明在
+    MESSAGES）。被装饰的函数体收到学习者的函数或类（以及调用时给的关键字选项，如 timeout），返回 findings：
+    [(代码, 说明), ...]，空列表表示通过。each=True：同一个代码的不同说明都保留（例如几道小题错了同一种）。
+    runner=True（模块类练习）：函数体写成 ``body(学习者的类, run)``，run 是一个 Runner（``check_x(类, timeout=1.0)``
+    的 timeout 给它），结束后自动附上它的提醒。
+    """
+    def wrap(body):
+        return Checker(body, exercise_id_of(module_name), codes, each, runner)
+    return wrap
+
+
+def with_notes(findings, notes):
+    """检查函数体要附带提醒（例如“检查期间你的代码打印了很多字符”，见 Runner.notes）时，返回 with_notes(findings, notes)。"""
+    findings = list(findings)
+    return CheckResult("", codes=[c for c, _ in findings], messages=[m for _, m in findings], notes=list(notes))

@@ -1,101 +1,41 @@
-"""纯 Python 练习（输入输出都是列表）的检查器：只用标准库，不导入 torch、numpy。
+# 导入：标准库、feedback；可选：catalog。
+"""列表检查：纯 Python 练习（输入输出都是列表）的检查工具，只用标准库与 feedback 层，不导入 torch、numpy。
 
 同一份源码用在两个地方，所以同样的代码在两处得到同样的错误代码（codes）和说明：
 - Jupyter / Colab 里：`from dsx_util.exercises import check_relu`，再 `check_relu(relu_list)`；
-- 网页里：构建时把本文件和 core.py 复制到网站，浏览器里的 Python（Pyodide）把它们当作一个包载入，
-  用 run_source() 运行并检查。
+- 网页里：构建时把 feedback.py、本文件和网页练习的 check.py 复制到网站，浏览器里的 Python（Pyodide）把它们当作
+  一个包载入，用 run_source() 运行并检查。
 
-每个检查按三层找问题：
-1. 题目写明的要求（参数名与默认值、只用纯 Python、不用现成函数、不修改输入）；
-2. 与典型错误（以及两种典型错误同时出现）的结果比较，说出是哪一种；
-3. 都不吻合时逐步诊断：用每个正确实现都有的性质（均值为 0、方差约为 1、平移/缩放不变、逐特征乘 γ、
-   各行互不影响……）在几组探测输入上说出错在哪一步，带上数字。
-学习者的函数每次调用最多运行 TIME_LIMIT 秒（用 sys.settrace 计时，两处都适用），超时报 timeout。
+check.py 用到的公开工具（都在本文件）：call_or_stop（调用学习者的函数，失败时 Stop）、as_floats / as_rows（读出学习者
+返回的列表）、judge / combine（与典型错误及其两两组合的结果比较）、first_difference（第一个不对的位置）、unchanged
+（没有修改输入）、norm_steps / quiet（层归一化一类的逐步诊断）、mean_of / var_of / columns_of / copy_rows / flatten /
+max_abs_of / worst_of（小算术）。每个检查按三层找问题：题目写明的要求（装饰器 feedback.checker 查）、与典型错误比较、
+都不吻合时逐步诊断。学习者的函数每次调用最多运行 TIME_LIMIT 秒（sys.settrace 计时，两处都适用），超时报 timeout。
 """
 import itertools
 import math
 import sys
 
-from .core import CheckResult, MESSAGES, NOT_DONE, error_text, finish, fmt_num, fmt_pair, learner_line, message
-from .core import exercise_id_of, requirement_findings, run_limited
+from .feedback import (MESSAGES, NOT_DONE, RAISED, SPECS, CheckResult, Stop, exception_sentence, exercise_spec, fmt_num,
+                       fmt_pair, message, run_limited)
 
 TIME_LIMIT = 2.0
 
 
 # ---------------------------------------------------------------- 运行学习者的代码
-class _Stop(Exception):
-    """检查到无法继续的问题就停下：args[0] 是 findings 列表。"""
-
-
-def _call(fn, *args, **kwargs):
-    """调用学习者的函数（core.run_limited，与 Jupyter 里的检查器同一个办法）；未完成、报错、超时都变成 _Stop。"""
+def call_or_stop(fn, *args, **kwargs):
+    """调用学习者的函数（feedback.run_limited，与 Jupyter 里的检查器同一个办法）；未完成、报错、超时都变成 Stop。"""
     if not callable(fn):
-        raise _Stop([("raised", message(None, "raised", error=f"{fn!r} 不是函数，不能调用"))])
+        raise Stop([(RAISED, message(None, RAISED, error=f"运行你的代码时出错：{fn!r} 不是函数，不能调用"))])
     run = run_limited(fn, args, kwargs, timeout=TIME_LIMIT)
     exc = run["exception"]
     if run["timed_out"]:
-        raise _Stop([("timeout", message(None, "timeout", limit=TIME_LIMIT))])
+        raise Stop([("timeout", message(None, "timeout", limit=TIME_LIMIT))])
     if isinstance(exc, NotImplementedError):
-        raise _Stop([(NOT_DONE, MESSAGES[NOT_DONE])])
+        raise Stop([(NOT_DONE, MESSAGES[NOT_DONE])])
     if exc is not None:
-        line = learner_line(exc)
-        raise _Stop([("raised", message(None, "raised", error=error_text(exc, f"（第 {line} 行）" if line else "")))])
+        raise Stop([(RAISED, message(None, RAISED, error=exception_sentence(exc)))])
     return run["value"]
-
-
-SPECS = {}   # 练习 id -> 题目写明的要求（catalog.Exercise.spec）；网页里由 run_source 传入
-
-
-def _spec(exercise_id):
-    if exercise_id not in SPECS:
-        try:   # CPython 里从练习目录读出；网页里没有目录，由 run_source(spec=...) 给出
-            from .catalog import get_exercise
-            SPECS[exercise_id] = get_exercise(exercise_id).spec
-        except ImportError:
-            return None
-    return SPECS[exercise_id]
-
-
-class _Checker:
-    """一个纯 Python 检查器：先查题目写明的要求，再运行检查函数体，显示并返回 CheckResult。
-
-    标题与要求都来自练习文件夹（CPython 里读目录，网页里由 run_source 的 spec 给出），这里不再写一遍。
-    """
-
-    def __init__(self, body, exercise_id, codes, each=False):
-        self.body, self.exercise_id, self.codes, self.each = body, exercise_id, dict(codes), each
-        self.__name__ = self.__qualname__ = body.__name__
-        self.__doc__ = body.__doc__
-
-    @property
-    def exercise(self):
-        spec = _spec(self.exercise_id)
-        return spec.get("title", self.exercise_id) if spec else self.exercise_id
-
-    def __call__(self, fn, show=True):
-        findings = []
-        try:
-            spec = _spec(self.exercise_id)
-            findings = requirement_findings(fn, spec, spec["entry"]) if spec and callable(fn) else []
-            if not any(code == "wrong_signature" for code, _ in findings):
-                findings += self.body(fn)
-        except _Stop as stop:
-            findings += stop.args[0]
-        except Exception as exc:  # noqa: BLE001 -- 检查本身永远不让单元格报错
-            error = f"{type(exc).__name__}: {exc}".splitlines()[0][:120]
-            findings = [("check_failed", message(None, "check_failed", error=error))]
-        if any(code == NOT_DONE for code, _ in findings):
-            findings = [(NOT_DONE, MESSAGES[NOT_DONE])]
-        return finish(self.exercise, findings, show=show, each=self.each)
-
-
-def checker(module_name, codes, each=False):
-    """装饰器（用在 items/<练习>/check.py 里：``@checker(__name__, CODES)``）：把检查函数体（返回 findings，
-    空列表表示通过）变成 _Checker；练习 id 由模块名推出，标题与要求来自练习文件夹。
-    each=True：同一个代码的不同说明都保留（例如几道小题错了同一种，各列一条）。"""
-    def wrap(body):
-        return _Checker(body, exercise_id_of(module_name), codes, each)
-    return wrap
 
 
 def load_checker(checker_name, exercise_id=None):
@@ -109,48 +49,49 @@ def load_checker(checker_name, exercise_id=None):
 
 
 # ---------------------------------------------------------------- 比较列表
-def _floats(value, length, what):
-    """把学习者返回的一维列表变成 float 列表；类型或长度不对时 _Stop。"""
+def as_floats(value, length, what):
+    """把学习者返回的一维列表变成 float 列表；类型或长度不对时 Stop。"""
     if not isinstance(value, list):
-        raise _Stop([("not_list", message(None, "not_list", kind=type(value).__name__))])
+        raise Stop([("not_list", message(None, "not_list", kind=type(value).__name__))])
     if len(value) != length:
-        raise _Stop([("wrong_length", message(None, "wrong_length", what=what, expected=length, actual=len(value)))])
+        raise Stop([("wrong_length", message(None, "wrong_length", what=what, expected=length, actual=len(value)))])
     out = []
     for v in value:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise _Stop([("not_number", message(None, "not_number", what=what + "里的每个值", value=v))])
+            raise Stop([("not_number", message(None, "not_number", what=what + "里的每个值", value=v))])
         out.append(float(v))
     return out
 
 
-def _rows(value, shape, what="输出"):
+def as_rows(value, shape, what="输出"):
     """二维列表 [[...], ...] -> float 列表的列表，形状 shape=(行数, 列数)。"""
     if not isinstance(value, list):
-        raise _Stop([("not_list", message(None, "not_list", kind=type(value).__name__))])
+        raise Stop([("not_list", message(None, "not_list", kind=type(value).__name__))])
     if (len(value) == shape[1] != shape[0] and value
             and all(isinstance(v, (list, tuple)) and len(v) == shape[0] for v in value)):
-        raise _Stop([("columns_returned", message(None, "columns_returned", rows=shape[0], cols=shape[1]))])
+        raise Stop([("columns_returned", message(None, "columns_returned", rows=shape[0], cols=shape[1]))])
     if len(value) != shape[0]:
         flat = len(value) == shape[0] * shape[1] and all(not isinstance(v, list) for v in value)
         hint = "：看起来你把所有行拼成了一个扁平的列表，请每行单独成一个列表" if flat else ""
-        raise _Stop([("wrong_length", message(None, "wrong_rows", expected=shape[0], actual=len(value), hint=hint))])
-    return [_floats(row, shape[1], f"{what}第 {i + 1} 行") for i, row in enumerate(value)]
+        raise Stop([("wrong_length", message(None, "wrong_rows", expected=shape[0], actual=len(value), hint=hint))])
+    return [as_floats(row, shape[1], f"{what}第 {i + 1} 行") for i, row in enumerate(value)]
 
 
-def _flat(x):
+def flatten(x):
+    """二维列表摊平成一维（一维的原样复制）。"""
     return [v for row in x for v in row] if x and isinstance(x[0], list) else list(x)
 
 
-def _close(got, want, tol=1e-6):
+def lists_close(got, want, tol=1e-6):
     if want is None:
         return False
-    a, b = _flat(got), _flat(want)
+    a, b = flatten(got), flatten(want)
     return len(a) == len(b) and all(math.isclose(g, w, rel_tol=tol, abs_tol=tol) for g, w in zip(a, b))
 
 
-def _first_difference(got, want, what="输出"):
+def first_difference(got, want, what="输出"):
     """第一个不对的位置：一条 wrong_output，两个数写到看得出不同。"""
-    flat_got, flat_want = _flat(got), _flat(want)
+    flat_got, flat_want = flatten(got), flatten(want)
     width = len(got[0]) if got and isinstance(got[0], list) else 0
     i = next(i for i, (g, w) in enumerate(zip(flat_got, flat_want))
              if not math.isclose(g, w, rel_tol=1e-6, abs_tol=1e-6))
@@ -159,15 +100,15 @@ def _first_difference(got, want, what="输出"):
     return ("wrong_output", message(None, "wrong_output", what=f"{what}{place}", want=want_s, got=got_s))
 
 
-def _judge(got, want, variants, codes, fields=None):
+def judge(got, want, variants, codes, fields=None):
     """got 与 want 相同 -> []；与某个典型错误（或两个典型错误的组合）的结果相同 -> 那些错误；否则 None。
 
     variants：{代码元组: 结果}，代码元组有一个或两个代码（两个表示同时犯了两种错误）。
     """
-    if _close(got, want):
+    if lists_close(got, want):
         return []
     for key in sorted(variants, key=len):
-        if _close(got, variants[key]):
+        if lists_close(got, variants[key]):
             found = [(code, message(codes, code, **(fields or {}))) for code in key]
             if len(key) > 1:
                 found[0] = (found[0][0], "同时有两处错误。" + found[0][1])
@@ -175,7 +116,7 @@ def _judge(got, want, variants, codes, fields=None):
     return None
 
 
-def _combine(flags, default, model, names):
+def combine(flags, default, model, names):
     """flags：{旗标: [取值, ...]}（第一个取值是正确的）。返回 {代码元组: 结果}：一处或两处不对的所有组合。
 
     names(旗标, 取值) 给出这个取值对应的错误代码。model(**取值) 算出结果（出错时返回 None，不参与比较）。
@@ -196,34 +137,40 @@ def _combine(flags, default, model, names):
     return out
 
 
-def _unchanged(before, after, what, new="列表"):
+def unchanged(before, after, what, new="列表"):
+    """学习者没有改动传入的列表时返回 []；改了时返回一条 modified_input（what：哪个参数，new：应当新建什么）。"""
     if before != after:
         return [("modified_input", message(None, "modified_input", what=what, new=new))]
     return []
 
 
-def _copy(x):
+def copy_rows(x):
+    """一维或二维列表的副本（传给学习者的总是副本，事后与原来的比较，看它有没有改动输入）。"""
     return [list(r) for r in x] if x and isinstance(x[0], list) else list(x)
 
 
-def _mean(values):
+def mean_of(values):
+    """一组数的平均值。"""
     return sum(values) / len(values)
 
 
-def _var(values, unbiased=False):
-    mu = _mean(values)
+def var_of(values, unbiased=False):
+    """一组数的方差：默认有偏（除以 n），unbiased=True 时除以 n − 1。"""
+    mu = mean_of(values)
     return sum((v - mu) ** 2 for v in values) / (len(values) - (1 if unbiased else 0))
 
 
-def _columns(x):
+def columns_of(x):
+    """二维列表的各列（转置）。"""
     return [list(col) for col in zip(*x)]
 
 
-def _max_abs(values):
+def max_abs_of(values):
+    """一组数里最大的绝对值。"""
     return max(abs(v) for v in values)
 
 
-def _worst(values):
+def worst_of(values):
     """绝对值最大的位置与值。"""
     i = max(range(len(values)), key=lambda k: abs(values[k]) if not math.isnan(values[k]) else math.inf)
     return i, values[i]
@@ -232,7 +179,7 @@ def _worst(values):
 # ---------------------------------------------------------------- 共用：层归一化一类的逐步诊断
 
 
-def _ln_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
+def norm_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
     """run(rows, gamma, beta) -> 输出（二维列表或 None）。返回每条不满足的性质一条 finding。
 
     层归一化（对每行）的性质；批量归一化把转置后的输入交给 run，同样适用（unit="列"）。
@@ -246,15 +193,15 @@ def _ln_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
     y = run(base, ones, zeros)
     if y is None:
         return findings
-    means = [_mean(r) for r in y]
-    i, m = _worst(means)
+    means = [mean_of(r) for r in y]
+    i, m = worst_of(means)
     if abs(m) > 1e-3:
         findings.append(("row_mean_not_zero", message(codes, "row_mean_not_zero", row=i + 1, got=fmt_num(m))))
-    var_x = [_var(r) for r in base]
+    var_x = [var_of(r) for r in base]
     want_var = [v / (v + eps) for v in var_x]
-    var_y = [_var(r) for r in y]
+    var_y = [var_of(r) for r in y]
     ratios = [vy / wv - 1 for vy, wv in zip(var_y, want_var)]
-    i, _ = _worst(ratios)
+    i, _ = worst_of(ratios)
     if abs(ratios[i]) > 1e-2:
         hint = f"：要除以这一{unit}的 √(σ² + ε)（式 (4.3)）。"
         if all(abs(vy * (v + eps) - wv) <= 1e-2 * wv for vy, v, wv in zip(var_y, var_x, want_var)):
@@ -273,12 +220,12 @@ def _ln_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
                                                           want=fmt_num(want_var[i]), hint=hint)))
     shifted = run([[v + c for v in r] for r, c in zip(base, (3.0, -2.0, 5.0))], ones, zeros)
     if shifted is not None:
-        d = _max_abs([a - b for a, b in zip(_flat(shifted), _flat(y))])
+        d = max_abs_of([a - b for a, b in zip(flatten(shifted), flatten(y))])
         if d > 1e-3:
             findings.append(("not_shift_invariant", message(codes, "not_shift_invariant", diff=fmt_num(d))))
     scaled = run([[v * 4.0 for v in r] for r in base], ones, zeros)
     if scaled is not None:
-        d = _max_abs([a - b for a, b in zip(_flat(scaled), _flat(y))])
+        d = max_abs_of([a - b for a, b in zip(flatten(scaled), flatten(y))])
         if d > 2e-3:
             findings.append(("not_scale_invariant", message(codes, "not_scale_invariant", diff=fmt_num(d))))
     y_g = run(base, gamma, zeros)
@@ -291,31 +238,36 @@ def _ln_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
                                                                got=fmt_num(r))))
         y_gb = run(base, gamma, beta)
         if y_gb is not None:
-            added = [_mean([a[j] - b[j] for a, b in zip(y_gb, y_g)]) for j in range(h)]
-            bad = [j for j in range(h) if abs(added[j] - beta[j]) > 1e-3 * (1 + abs(beta[j]))]
-            if bad:
-                j = bad[0]
-                hint = ""
-                if abs(added[j] - gamma[j] * beta[j]) < 1e-3 * (1 + abs(added[j])):
-                    hint = f"，恰好是 γ[{j}]·β[{j}]：β 被 γ 乘到了，应在乘完 γ 之后再加"
-                findings.append(("beta_not_featurewise", message(codes, "beta_not_featurewise", j=j, pos=j + 1, want=fmt_num(beta[j]),
-                                                                  got=fmt_num(added[j]), hint=hint)))
+            findings += beta_featurewise(y_g, y_gb, gamma, beta, codes)
     changed = [list(r) for r in base]
     changed[0] = [v * 3.0 + 7.0 for v in changed[0]]
     y_c = run(changed, ones, zeros)
     if y_c is not None:
-        d = _max_abs([a - b for ra, rb in zip(y_c[1:], y[1:]) for a, b in zip(ra, rb)])
+        d = max_abs_of([a - b for ra, rb in zip(y_c[1:], y[1:]) for a, b in zip(ra, rb)])
         if d > 1e-6:
             findings.append(("rows_mixed", message(codes, "rows_mixed", diff=fmt_num(d))))
     return findings
 
 
-def _quiet(fn, shape):
+def beta_featurewise(y_g, y_gb, gamma, beta, codes, tol=1e-3, multiplied="：β 被 γ 乘到了，应在乘完 γ 之后再加"):
+    """逐特征加 β 这一步：y_gb 与 y_g 只差 β，每一列的平均差应是 β[j]。不是时一条 beta_not_featurewise（差恰好是
+    γ[j]·β[j] 时说出 β 被 γ 乘到了，后面接 multiplied），否则 []。"""
+    added = [mean_of([a[j] - b[j] for a, b in zip(y_gb, y_g)]) for j in range(len(beta))]
+    bad = [j for j in range(len(beta)) if abs(added[j] - beta[j]) > tol * (1 + abs(beta[j]))]
+    if not bad:
+        return []
+    j = bad[0]
+    hint = f"，恰好是 γ[{j}]·β[{j}]{multiplied}" if abs(added[j] - gamma[j] * beta[j]) < tol * (1 + abs(added[j])) else ""
+    return [("beta_not_featurewise", message(codes, "beta_not_featurewise", j=j, pos=j + 1, want=fmt_num(beta[j]),
+                                             got=fmt_num(added[j]), hint=hint))]
+
+
+def quiet(fn, shape):
     """逐步诊断用：调用学习者函数，结果形状不对或报错时返回 None（这条性质就不查）。"""
     def run(*args, **kwargs):
         try:
-            return _rows(_call(fn, *args, **kwargs), shape)
-        except _Stop:
+            return as_rows(call_or_stop(fn, *args, **kwargs), shape)
+        except Stop:
             return None
     return run
 
@@ -419,14 +371,14 @@ def run_source(source, checker, entry, spec=None):
     if spec is not None:
         SPECS[check.exercise_id] = spec
     title = check.exercise
-    import linecache   # 登记代码：报错时 core.learner_source 能找到出错的那一行和学习者写的名字
+    import linecache   # 登记代码：报错时 feedback.learner_source 能找到出错的那一行和学习者写的名字
     linecache.cache["<你的代码>"] = (len(source), None, source.splitlines(True), "<你的代码>")
     try:
         code = compile(source, "<你的代码>", "exec")
     except SyntaxError as exc:
         found = syntax_finding(source, exc)
         return CheckResult(title, codes=[found[0]], messages=[found[1]]).as_dict()
-    found = import_finding(source, (_spec(check.exercise_id) or {}).get("forbidden") or {})
+    found = import_finding(source, (exercise_spec(check.exercise_id) or {}).get("forbidden") or {})
     if found:   # 在运行之前：网页里没有 torch、numpy，导入会直接失败；CPython 里同样先说出题目的要求
         return CheckResult(title, codes=[found[0]], messages=[found[1]]).as_dict()
     namespace = {"__name__": "__main__"}
@@ -435,9 +387,7 @@ def run_source(source, checker, entry, spec=None):
     except NotImplementedError:
         return CheckResult(title, codes=[NOT_DONE], messages=[MESSAGES[NOT_DONE]]).as_dict()
     except Exception as exc:  # noqa: BLE001 -- 顶层代码出错也只变成一条反馈
-        line = learner_line(exc)
-        error = error_text(exc, f"（第 {line} 行）" if line else "")
-        return CheckResult(title, codes=["raised"], messages=[message(None, "raised", error=error)]).as_dict()
+        return CheckResult(title, codes=[RAISED], messages=[message(None, RAISED, error=exception_sentence(exc))]).as_dict()
     fn = namespace.get(entry)
     if not callable(fn):
         return CheckResult(title, codes=["missing_name"], messages=[message(None, "missing_name", name=entry)]).as_dict()
