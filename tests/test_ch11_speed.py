@@ -76,6 +76,14 @@ def test_chapter_glued_values(run_chapter):
     assert float(glued_value(g, "ch11_fresh_ms")) > float(glued_value(g, "ch11_reused_ms"))
 
 
+def bounds(text):
+    """glue 的范围「a–b」或两端一样时的「三组都是 a」：(a, b)。"""
+    if text.startswith("三组都是 "):
+        return float(text.removeprefix("三组都是 ")), float(text.removeprefix("三组都是 "))
+    lo, hi = text.split("–")
+    return float(lo), float(hi)
+
+
 def test_chapter_glues_every_ratio_with_its_range(run_chapter):
     """正文的每个比值都写明可重复程度：每个 glue 的 *_vs_* 比值（除了各步表里的两个对照比值）都有对应的 *_range_* 范围，
     而且比值落在范围之内（最小值之比必然介于各组比值之间；落在外面说明 glue 的不是同一次测量）。"""
@@ -86,9 +94,9 @@ def test_chapter_glues_every_ratio_with_its_range(run_chapter):
         if name in ("ch11_var_vs_norm", "ch11_sub_vs_copy", "ch11_norm64_vs_norm32", "ch11_var64_vs_norm64"):
             continue
         if name in ("ch11_copy_vs_rw", "ch11_fused_vs_parts"):   # 和的比值：只要求有范围（整体最小值之和不必落在各组之间）
-            assert "–" in glued_value(g, name.replace("_vs_", "_range_")), name
+            assert bounds(glued_value(g, name.replace("_vs_", "_range_"))), name
             continue
-        lo, hi = (float(v) for v in glued_value(g, name.replace("_vs_", "_range_")).split("–"))
+        lo, hi = bounds(glued_value(g, name.replace("_vs_", "_range_")))
         assert lo - 0.005 <= float(glued_value(g, name)) <= hi + 0.005, name   # 范围保留两位小数
 
 
@@ -97,10 +105,10 @@ def test_stated_copy_ratio_range_covers_every_glued_ratio(run_chapter):
     _, g, _ = run_chapter("ch11_speed")
     lo, hi = float(glued_value(g, "ch11_F_copy_lo")), float(glued_value(g, "ch11_F_copy_hi"))
     values = [float(glued_value(g, "ch11_F_vs_copy"))]
-    values += [float(v) for v in glued_value(g, "ch11_F_range_copy").split("–")]
+    values += bounds(glued_value(g, "ch11_F_range_copy"))
     if glued_value(g, "ch11_fused_verdict") != "本环境没有 numba，未测量":
         values += [float(glued_value(g, "ch11_F2_vs_copy"))]
-        values += [float(v) for v in glued_value(g, "ch11_F2_range_copy").split("–")]
+        values += bounds(glued_value(g, "ch11_F2_range_copy"))
     assert lo - 1e-9 <= min(values) and max(values) <= hi + 1e-9, (lo, hi, values)
     assert min(values) - lo <= 0.1 + 1e-9 and hi - max(values) <= 0.1 + 1e-9
 
@@ -119,7 +127,7 @@ def test_fused_table_compares_like_with_like(run_chapter):
     verdict = glued_value(g, "ch11_fusednew_verdict")
     if verdict == "本环境没有 numba，未测量":
         pytest.skip("没有 numba")
-    lo, hi = (float(v) for v in glued_value(g, "ch11_fusednew_range_F").split("–"))
+    lo, hi = bounds(glued_value(g, "ch11_fusednew_range_F"))
     assert lo - 0.005 <= float(glued_value(g, "ch11_fusednew_vs_F")) <= hi + 0.005
     assert ("融合内核更快" in verdict) == (hi < 1) and ("F.layer_norm 更快" in verdict) == (lo > 1), (lo, hi, verdict)
     assert int(glued_value(g, "ch11_F2_faults")) >= 0 and int(glued_value(g, "ch11_F_faults")) >= 0

@@ -155,7 +155,7 @@ def mean_of(values):
 
 
 def var_of(values, unbiased=False):
-    """一组数的方差：默认有偏（除以 n），unbiased=True 时除以 n − 1。"""
+    """一组数的方差：默认有偏（除以个数 H），unbiased=True 时除以 H − 1。"""
     mu = mean_of(values)
     return sum((v - mu) ** 2 for v in values) / (len(values) - (1 if unbiased else 0))
 

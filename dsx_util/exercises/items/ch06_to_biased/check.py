@@ -21,6 +21,6 @@ def check_to_biased(fn):
 
 
 def _case(v, n):
-    """无偏方差 v、样本数 n 的用例：正确的换算 v·(n−1)/n，以及三种典型错误。"""
+    """无偏方差 v、个数 H 的用例：正确的换算 v·(H−1)/H，以及三种典型错误。"""
     wrong = {"inverted": v * n / (n - 1), "used_sqrt": v * math.sqrt((n - 1) / n), "ignored_n": v}
     return case((v, n), v * (n - 1) / n, wrong)

@@ -20,7 +20,7 @@ def check_var_from_sums(fn):
 
 
 def _case(x):
-    """数据 x（每行 n 个数）的用例：学习者拿到 Σx、Σx² 与 n，正确结果是有偏方差；以及四种典型错误。"""
+    """数据 x（每行 H 个数）的用例：学习者拿到 Σx、Σx² 与个数 H，正确结果是有偏方差；以及四种典型错误。"""
     n = x.shape[-1]
     s1, s2 = x.sum(-1), x.pow(2).sum(-1)
     wrong = {"unbiased_var": (s2 - s1 ** 2 / n) / (n - 1), "missing_mean_square": s2 / n,
