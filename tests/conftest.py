@@ -312,14 +312,24 @@ def visit_key(item):
 def group_visits(items):
     """同一 (页面, 宽度, 配色) 的测试排在一起（跨文件），改变页面的排在组尾。
 
-    自己覆盖了 site_url 的文件（如 test_web_archive.py 的 file:// 地址）不参与重排：它们的模块级夹具不必反复建立。"""
+    自己覆盖了 site_url 的文件（如 test_web_archive.py 的 file:// 地址）只在本文件之内重排：它们的模块级夹具不必反复建立。"""
+    def order(i):
+        return visit_key(i), i.get_closest_marker("changes_page") is not None
+
+    own = {}
+    for n, item in enumerate(items):
+        if visit_key(item) and "site_url" in vars(item.module):
+            own.setdefault(item.module.__name__, []).append(n)
+    for places in own.values():
+        for n, item in zip(places, sorted((items[n] for n in places), key=order)):
+            items[n] = item
     shared = [i for i in items if visit_key(i) and "site_url" not in vars(i.module)]
     if not shared:
         return
     first = items.index(shared[0])
     chosen = set(map(id, shared))
     rest = [i for i in items if id(i) not in chosen]
-    shared.sort(key=lambda i: (visit_key(i), i.get_closest_marker("changes_page") is not None))
+    shared.sort(key=order)
     items[:] = rest[:first] + shared + rest[first:]
 
 

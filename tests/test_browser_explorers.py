@@ -93,8 +93,7 @@ def test_gamma_beta_sliders_in_book_page(visited, path):
 @pytest.mark.changes_page
 @pytest.mark.parametrize("path", [LN_PAGE])
 def test_per_feature_gamma_in_book_page(visited, path):
-    page = visited
-    root = first_live_layer_norm(page)
+    page, root = visited, first_live_layer_norm(visited)
     x = page_input(root)
     root.locator('[data-role="per_feature"]').check()
     assert root.locator('[data-role="feature"]').is_visible()

@@ -1,4 +1,5 @@
 """CI 的分片（tests/shards.py）：每个测试恰好落在一份里，共用准备的测试不被拆开，各份的秒数接近。"""
+import ast
 import json
 import os
 import subprocess
@@ -47,9 +48,11 @@ def test_a_group_is_never_split(table):
         assert all(r == rows[0] for r in rows), f"组 {group} 被拆到不同的份里"
     colab = {row["group"] for k, row in table.items() if k.startswith("tests/test_colab.py::")}
     assert len(colab) == 1, "test_colab.py 改动 .venv-colab，应整体是一组"
+    tree = ast.parse((ROOT / "tests" / "test_seed_robustness.py").read_text(encoding="utf-8"))
+    uses_ch09 = {f.name for f in tree.body if isinstance(f, ast.FunctionDef) and "ch09" in [a.arg for a in f.args.args]}
     ch09 = {row["group"] for k, row in table.items()
-            if k.startswith("tests/test_seed_robustness.py::test_ch09_") and "train_reference" not in k}
-    assert len(ch09) == 1, "用同一个模块级夹具（ch09）的测试应在同一组"
+            if k.startswith("tests/test_seed_robustness.py::") and k.split("::")[1].split("[")[0] in uses_ch09}
+    assert len(uses_ch09) >= 3 and len(ch09) == 1, "用同一个模块级夹具（ch09）的测试应在同一组"
     assert len(groups) > 100, "几乎所有测试都并成了一组：分组规则把不相干的测试连在了一起"
 
 
