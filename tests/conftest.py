@@ -118,7 +118,24 @@ def tier_of(item):
 
 def pytest_configure(config):
     # 没装 pytest-xdist 的环境（如 .venv-colab）里也认得这个标记
-    config.addinivalue_line("markers", "xdist_group(name): 同组的测试在同一个进程里运行（tests/shards.py 按共用的准备自动标记）")
+    config.addinivalue_line("markers", "xdist_group(name): 同组的测试在同一个进程里运行（tests/shards.py 把它们并成一组）")
+    if getattr(config.option, "dist", "no") == "loadgroup" and not hasattr(config, "workerinput"):
+        import tempfile
+        os.environ[shards.GROUPS_ENV] = tempfile.mkstemp(prefix="dsx-groups-", suffix=".json")[1]
+
+
+def pytest_unconfigure(config):
+    if os.environ.get(shards.GROUPS_ENV) and not hasattr(config, "workerinput"):
+        Path(os.environ.pop(shards.GROUPS_ENV)).unlink(missing_ok=True)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadgroup：按 tests/shards.py 的组分配（pytest-xdist 自带的 loadgroup 在 pytest 9 上不起作用：
+    它改的 item._nodeid 已不是 nodeid 的来源）。"""
+    if config.getoption("dist") == "loadgroup":
+        return shards.group_scheduler(config, log)
+    return None
 
 
 def pytest_addoption(parser):
@@ -136,12 +153,10 @@ def pytest_collection_modifyitems(config, items):
     by_tier = {}
     for item in items:
         by_tier.setdefault(tier_of(item), []).append(item)
-    # 共用昂贵准备的测试是一组：两个进程并行（--dist loadgroup）时留在同一个进程
-    for tier_items in by_tier.values():
-        for group in shards.groups_of(tier_items, visit_key):
-            if len(group) > 1:
-                for item in group:
-                    item.add_marker(pytest.mark.xdist_group(f"g-{group[0].nodeid}"))
+    # 共用昂贵准备的测试是一组：两个进程并行（--dist loadgroup）时留在同一个进程。
+    # 进程把 {nodeid: 组名} 写进主进程指定的文件，主进程的调度器（pytest_xdist_make_scheduler）按它分配
+    if os.environ.get(shards.GROUPS_ENV) and hasattr(config, "workerinput"):
+        shards.write_groups(os.environ[shards.GROUPS_ENV], by_tier, visit_key)
     config.stash[ALL_ITEMS] = by_tier
     if os.environ.get("DSX_SHARD_PLAN"):       # tests/test_shards.py：把每一层分成 1..4 份的结果写出来
         shards.write_plan(os.environ["DSX_SHARD_PLAN"], by_tier, visit_key)

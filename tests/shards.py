@@ -66,6 +66,47 @@ def groups_of(items, visit_key):
     return sorted(groups.values(), key=lambda g: g[0].nodeid)
 
 
+def group_name(group):
+    """组名：组里第一个测试的 nodeid。"""
+    return "g-" + group[0].nodeid
+
+
+GROUPS_ENV = "DSX_XDIST_GROUPS"
+
+
+def write_groups(path, by_tier, visit_key):
+    """{nodeid: 组名}（只写多于一个测试的组）；两个进程写的内容相同，先写临时文件再换名，不会读到半个文件。"""
+    import os
+    table = {item.nodeid: group_name(group)
+             for items in by_tier.values() for group in groups_of(items, visit_key) if len(group) > 1
+             for item in group}
+    tmp = f"{path}.{os.getpid()}"
+    Path(tmp).write_text(json.dumps(table), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def scheduler_class():
+    """pytest-xdist 的按范围调度，范围 = 组：同组的测试作为一个工作单元交给同一个进程，其余测试各自一个单元。
+    组表由各进程在收集时写进 $DSX_XDIST_GROUPS（write_groups），主进程第一次分配时读入。"""
+    import os
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):
+        table = None
+
+        def _split_scope(self, nodeid):
+            if self.table is None:
+                text = Path(os.environ[GROUPS_ENV]).read_text(encoding="utf-8")
+                self.table = json.loads(text) if text else {}
+            return self.table.get(nodeid, nodeid)
+
+    return GroupScheduling
+
+
+def group_scheduler(config, log):
+    return scheduler_class()(config, log)
+
+
 def assign(weights, n):
     """weights：[(名字, 秒数)]。返回 {名字: 第几份（1..n）}：从最重的组起，每组放进目前最轻的一份（同样轻取编号小的）。"""
     loads = [0.0] * n

@@ -74,6 +74,19 @@ def test_shards_are_balanced_by_measured_seconds(table):
             assert max(loads) <= sum(loads) / n + max(weight.values()) + 1e-6, (tier, n, loads)
 
 
+def test_the_scheduler_sends_a_group_as_one_unit(tmp_path, monkeypatch):
+    """-n 2 --dist loadgroup：调度器把同组的测试当作一个工作单元（同一个进程），其余测试各自一个单元。
+    （pytest-xdist 自带的 loadgroup 在 pytest 9 上不分组，所以 conftest 换上了 shards.group_scheduler。）"""
+    pytest.importorskip("xdist")
+    table = tmp_path / "groups.json"
+    table.write_text(json.dumps({"tests/a.py::x[1]": "g-a", "tests/a.py::y": "g-a"}), encoding="utf-8")
+    monkeypatch.setenv(shards.GROUPS_ENV, str(table))
+    cls = shards.scheduler_class()
+    scheduler = cls.__new__(cls)              # 只用它的分组规则，不连接进程
+    assert scheduler._split_scope("tests/a.py::x[1]") == scheduler._split_scope("tests/a.py::y") == "g-a"
+    assert scheduler._split_scope("tests/a.py::z") == "tests/a.py::z"
+
+
 def test_assign_puts_each_group_on_the_lightest_shard():
     plan = shards.assign([("a", 5), ("b", 4), ("c", 3), ("d", 3), ("e", 1)], 2)
     assert plan == {"a": 1, "b": 2, "c": 2, "d": 1, "e": 2}
