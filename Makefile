@@ -37,7 +37,8 @@ $(HTML_STAMP): $(VENV)/.installed $(NODE)/.installed _build/.nbsync-ok $(DIST_ST
 
 # 单元层：不构建、不开浏览器（dsx_util、检查器、转换器、扩展的纯函数），外加 ruff；改了代码先跑它。
 # 单元层、书层、慢层的测试在两个进程里并行（pytest-xdist）；JOBS=1 时在一个进程里顺序运行。
-# --dist loadgroup：共用一次昂贵准备（同一页面访问、模块级夹具、.venv-colab）的测试留在同一进程（tests/shards.py 自动分组）。
+# --dist loadgroup：共用一次昂贵准备（同一页面访问、模块级夹具、.venv-colab）的测试留在同一进程（tests/shards.py 分组，
+# tests/conftest.py 的调度器按组分配：pytest-xdist 自带的 loadgroup 在 pytest 9 上不分组）。
 # 浏览器层不并行：chromium 本身已占满两核。
 JOBS ?= 2
 XDIST := $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist loadgroup)
