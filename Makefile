@@ -36,27 +36,66 @@ $(HTML_STAMP): $(VENV)/.installed $(NODE)/.installed _build/.nbsync-ok $(DIST_ST
 	touch $@
 
 # 单元层：不构建、不开浏览器（dsx_util、检查器、转换器、扩展的纯函数），外加 ruff；改了代码先跑它。
-# 单元层的测试互不依赖，在两个进程里并行（pytest-xdist）；JOBS=1 时在一个进程里顺序运行
+# 单元层、书层、慢层的测试在两个进程里并行（pytest-xdist）；JOBS=1 时在一个进程里顺序运行。
+# --dist loadgroup：共用一次昂贵准备（同一页面访问、模块级夹具、.venv-colab）的测试留在同一进程（tests/shards.py 分组，
+# tests/conftest.py 的调度器按组分配：pytest-xdist 自带的 loadgroup 在 pytest 9 上不分组）。
+# 浏览器层不并行：chromium 本身已占满两核。
 JOBS ?= 2
-UNIT := $(BIN)/pytest -q -m unit $(if $(filter 1,$(JOBS)),,-n $(JOBS))
-# 慢层也在两个进程里并行，按文件分配（同一文件的测试与模块级夹具留在同一进程）：2026-12-01 量到 684 s → 315 s。
-# 浏览器层不并行：chromium 本身已占满两核，两个进程只从 665 s 到 608 s
-SLOW := $(BIN)/pytest -q -m slow --durations=10 $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist loadfile)
+XDIST := $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist loadgroup)
+UNIT := $(BIN)/pytest -q -m unit $(XDIST)
 test-fast: $(VENV)/.installed
 	@$(call timed,ruff,$(BIN)/ruff check .)
 	@$(call timed,单元层,$(UNIT))
 
-# 全部测试，分层运行并打印每层用时（书层、浏览器层、慢层还列出最慢的几个测试）：构建 → 单元层 → 读构建结果的书层 → 浏览器层 → 慢层（仿 Colab、PDF、全新环境、JupyterLab）
-# 准备环境：两个 venv 与 npm 包互不依赖，同时安装（make -j3）；都已是最新时这一步不到 1 秒
+# ---------------------------------------------------------------- CI 的作业（.github/workflows/ci.yml 的每个作业运行其中一个）
+# make test 在本机按顺序运行同样的目标，每个作业（每一份）打印一行用时；CI 里它们是并行的作业：
+# 静态检查与单元层、仿 Colab 的 ipywidgets 7 层不等构建；构建作业把 _build 打包上传，书层、浏览器层、慢层下载它。
+# 浏览器层和慢层分成 SHARDS 份（SHARD=i/N；按组与 tests/durations.json 的秒数分配，见 tests/shards.py）。
+BROWSER_SHARDS ?= 2
+SLOW_SHARDS ?= 2
+SHARD ?=
+SHARD_OPT = $(if $(SHARD),--shard $(SHARD),)
+.PHONY: ci-lint-unit ci-build ci-pack ci-unpack ci-book ci-browser ci-colab-widgets ci-slow
+ci-lint-unit: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(UNIT)
+
+ci-build: book
+
+# 构建作业上传的 _build（网页、读者版、执行缓存、dist、网页版压缩包）打成一个 tar，保留修改时间
+ci-pack:
+	tar -cf _build.tar _build
+
+# 下载后解开，再按依赖的先后更新各个时间戳（环境 → 同步检查 → dist → 网页）：同一提交构建的结果对 make 来说是最新的，
+# 书层的 test_make_book_skips_… 照样检查「没改就不重建」
+ci-unpack:
+	tar -xf _build.tar && rm -f _build.tar
+	touch -c $(VENV)/.installed $(COLAB)/.installed $(NODE)/.installed
+	touch _build/.nbsync-ok $(DIST_STAMP)
+	touch $(HTML_STAMP)
+
+ci-book: system $(VENV)/.installed
+	$(BIN)/pytest -q -m book --durations=5 $(XDIST)
+
+ci-browser: system $(VENV)/.installed
+	$(BIN)/pytest -q -m browser --durations=10 $(SHARD_OPT)
+
+ci-colab-widgets: $(COLAB)/.installed
+	$(COLAB)/bin/python -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning tests/test_widgets.py
+
+ci-slow: system $(VENV)/.installed $(COLAB)/.installed
+	$(BIN)/pytest -q -m slow --durations=10 $(XDIST) $(SHARD_OPT)
+
+# 全部测试：准备环境，再依次运行 CI 的每个作业（浏览器层与慢层逐份运行），每个作业打印一行用时。
+# 仿 Colab 环境与构建同时准备（构建主要在执行章节，装环境主要在下载与解包）
 test: system
-	@$(call timed,准备环境,$(MAKE) --no-print-directory -j3 --output-sync=target $(VENV)/.installed $(COLAB)/.installed $(NODE)/.installed)
-	@$(call timed,构建,$(MAKE) --no-print-directory book)
-	@$(call timed,ruff,$(BIN)/ruff check .)
-	@$(call timed,单元层,$(UNIT))
-	@$(call timed,书层,$(BIN)/pytest -q -m book --durations=5)
-	@$(call timed,浏览器层,$(BIN)/pytest -q -m browser --durations=10)
-	@$(call timed,慢层（ipywidgets 7.7.1）,$(COLAB)/bin/python -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning tests/test_widgets.py)
-	@$(call timed,慢层,$(SLOW))
+	@$(call timed,准备环境,$(MAKE) --no-print-directory -j2 --output-sync=target $(VENV)/.installed $(NODE)/.installed)
+	@$(call timed,构建（同时装 .venv-colab）,$(MAKE) --no-print-directory -j2 --output-sync=target ci-build $(COLAB)/.installed)
+	@$(call timed,静态检查与单元层,$(MAKE) --no-print-directory ci-lint-unit)
+	@$(call timed,书层,$(MAKE) --no-print-directory ci-book)
+	@for i in $$(seq $(BROWSER_SHARDS)); do $(call timed,浏览器层 $$i/$(BROWSER_SHARDS),$(MAKE) --no-print-directory ci-browser SHARD=$$i/$(BROWSER_SHARDS)); done
+	@$(call timed,ipywidgets 7.7.1 层,$(MAKE) --no-print-directory ci-colab-widgets)
+	@for i in $$(seq $(SLOW_SHARDS)); do $(call timed,慢层 $$i/$(SLOW_SHARDS),$(MAKE) --no-print-directory ci-slow SHARD=$$i/$(SLOW_SHARDS)); done
 
 # 章节的设置单元格、练习单元格是标准内容且不带输出（python -m dsx_book.nbsync --check）；只在它读的文件变了以后才再查
 _build/.nbsync-ok: $(VENV)/.installed book/*.ipynb _config.yml _toc.yml dsx_book/nbsync.py dsx_book/common.py dsx_util/__init__.py $(shell find dsx_util/exercises -type f -not -path '*__pycache__*')
@@ -106,7 +145,7 @@ system:
 	@PYTHON=$(PYTHON) sh tools/prerequisites.sh test
 
 # 维护者的一步（构建从不运行它）：训练第 13 章的参考模型，写出 dsx_util/data/ 里的检查点、训练日志与其他结果。
-# 单线程、固定种子与步数；在两核机器上约几十分钟。语料快照是冻结的：要重新生成用 python -m dsx_book.train_reference --corpus
+# 单线程、固定种子与步数。语料快照是冻结的：要重新生成用 python -m dsx_book.train_reference --corpus
 model: $(VENV)/.installed
 	nice -n 5 $(BIN)/python -m dsx_book.train_reference
 

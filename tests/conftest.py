@@ -1,11 +1,13 @@
 """测试共用的工具：执行章节笔记本（每次测试会话只执行一次）、读出 glue 的值。"""
 import ast
+import os
 import re
 from functools import cache
 from pathlib import Path
 
 import pytest
 
+import shards
 from dsx_book.common import CHROMIUM, CHROMIUM_ARGS, chapter_paths, html_dir, serve_directory  # noqa: F401  测试文件从这里导入
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,15 +40,22 @@ def _execute(name):
     return execute(str(path), timeout=300)
 
 
-def glued_values(nb):
-    """从执行后的笔记本里取出所有 glue 的值：{名字: text/plain 字符串}。"""
-    values = {}
+def glued_bundles(nb):
+    """{名字: mime 字典}：执行后的笔记本里每个 glue 的值，保留每种格式（text/plain、text/markdown）。"""
+    bundles = {}
     for cell in nb.cells:
         for out in cell.get("outputs", []):
             meta = out.get("metadata", {}).get("scrapbook")
             if meta and "name" in meta:
-                values[meta["name"]] = out.get("data", {}).get(meta.get("mime_prefix", "") + "text/plain")
-    return values
+                prefix = meta.get("mime_prefix", "")
+                bundles[meta["name"]] = {k[len(prefix):]: v for k, v in out.get("data", {}).items()
+                                         if k.startswith(prefix)}
+    return bundles
+
+
+def glued_values(nb):
+    """从执行后的笔记本里取出所有 glue 的值：{名字: text/plain 字符串}。"""
+    return {name: bundle.get("text/plain") for name, bundle in glued_bundles(nb).items()}
 
 
 def glued_value(glued, name):
@@ -101,12 +110,84 @@ def tier_of(item):
     return "unit"
 
 
+def pytest_configure(config):
+    # 没装 pytest-xdist 的环境（如 .venv-colab）里也认得这个标记
+    config.addinivalue_line("markers", "xdist_group(name): 同组的测试在同一个进程里运行（tests/shards.py 把它们并成一组）")
+    if getattr(config.option, "dist", "no") == "loadgroup" and not hasattr(config, "workerinput"):
+        import tempfile
+        os.environ[shards.GROUPS_ENV] = tempfile.mkstemp(prefix="dsx-groups-", suffix=".json")[1]
+
+
+def pytest_unconfigure(config):
+    if os.environ.get(shards.GROUPS_ENV) and not hasattr(config, "workerinput"):
+        Path(os.environ.pop(shards.GROUPS_ENV)).unlink(missing_ok=True)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadgroup：按 tests/shards.py 的组分配（pytest-xdist 自带的 loadgroup 在 pytest 9 上不起作用：
+    它改的 item._nodeid 已不是 nodeid 的来源）。"""
+    if config.getoption("dist") == "loadgroup":
+        return shards.group_scheduler(config, log)
+    return None
+
+
+def pytest_addoption(parser):
+    parser.addoption("--shard", default=None, metavar="i/N",
+                     help="只运行每一层的第 i 份（共 N 份，按组与 tests/durations.json 的秒数分配；见 tests/shards.py）")
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     for item in items:
         tier = tier_of(item)
         if not item.get_closest_marker(tier):
             item.add_marker(getattr(pytest.mark, tier))
     group_visits(items)
+    by_tier = {}
+    for item in items:
+        by_tier.setdefault(tier_of(item), []).append(item)
+    # 共用昂贵准备的测试是一组：两个进程并行（--dist loadgroup）时留在同一个进程。
+    # 进程把 {nodeid: 组名} 写进主进程指定的文件，主进程的调度器（pytest_xdist_make_scheduler）按它分配
+    if os.environ.get(shards.GROUPS_ENV) and hasattr(config, "workerinput"):
+        shards.write_groups(os.environ[shards.GROUPS_ENV], by_tier, visit_key)
+    config.stash[ALL_ITEMS] = by_tier
+    if os.environ.get("DSX_SHARD_PLAN"):       # tests/test_shards.py：把每一层分成 1..4 份的结果写出来
+        shards.write_plan(os.environ["DSX_SHARD_PLAN"], by_tier, visit_key)
+    if config.getoption("shard"):
+        try:
+            i, n = shards.parse_shard(config.getoption("shard"))
+        except ValueError as e:
+            raise pytest.UsageError(str(e)) from None
+        plan = shard_plan(by_tier, n)
+        kept = [item for item in items if plan[item.nodeid] == i]
+        config.hook.pytest_deselected(items=[item for item in items if plan[item.nodeid] != i])
+        items[:] = kept
+
+
+ALL_ITEMS = pytest.StashKey()
+
+
+def shard_plan(by_tier, n):
+    """{nodeid: 第几份}：每一层各自分成 n 份。"""
+    durations = shards.load_durations()
+    plan = {}
+    for tier_items in by_tier.values():
+        plan.update(shards.plan_shards(tier_items, n, visit_key, durations))
+    return plan
+
+
+RECORDER = shards.DurationRecorder()
+
+
+def pytest_runtest_logreport(report):
+    if os.environ.get("DSX_RECORD_DURATIONS") == "1":
+        RECORDER.add(report)
+
+
+def pytest_sessionfinish(session):
+    if os.environ.get("DSX_RECORD_DURATIONS") == "1" and not hasattr(session.config, "workerinput"):
+        RECORDER.save()
 
 
 # ---------------------------------------------------------------- 浏览器测试（Playwright + Debian chromium）
@@ -176,6 +257,27 @@ def pytest_terminal_summary(terminalreporter):
                                     f"其中 visited 夹具打开 {VISITS.loads} 次）")
 
 
+def guarded_page(context, local, allowed):
+    """context 里的新页面：只放行主机为 local 或以 allowed 开头的请求，其余拦下并记进 page.external_requests；
+    控制台错误与页面异常记进 page.console_errors。"""
+    from urllib.parse import urlparse
+    page = context.new_page()
+    page.console_errors, page.external_requests = [], []
+
+    def on_route(route):
+        url = route.request.url
+        if urlparse(url).netloc == local or url.startswith(allowed):
+            route.continue_()
+        else:
+            page.external_requests.append(url)
+            route.abort()
+
+    page.route("**/*", on_route)
+    page.on("console", lambda msg: page.console_errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda err: page.console_errors.append(f"pageerror: {err}"))
+    return page
+
+
 @pytest.fixture
 def open_page(browser, site_url):
     """open_page("book/ch04_formulas.html") -> Playwright 页面；页面上附有 console_errors 与 external_requests 两个列表。
@@ -189,21 +291,7 @@ def open_page(browser, site_url):
     def _open(path, wait_until="load"):
         context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
         contexts.append(context)
-        page = context.new_page()
-        page.console_errors = []
-        page.external_requests = []
-
-        def on_route(route):
-            url = route.request.url
-            if urlparse(url).netloc == local or url.startswith(("data:", "blob:", "about:")):
-                route.continue_()
-            else:
-                page.external_requests.append(url)
-                route.abort()
-
-        page.route("**/*", on_route)
-        page.on("console", lambda msg: page.console_errors.append(msg.text) if msg.type == "error" else None)
-        page.on("pageerror", lambda err: page.console_errors.append(f"pageerror: {err}"))
+        page = guarded_page(context, local, ("data:", "blob:", "about:"))
         page.goto(site_url + path, wait_until=wait_until)
         return page
 
@@ -233,19 +321,33 @@ def visit_key(item):
 def group_visits(items):
     """同一 (页面, 宽度, 配色) 的测试排在一起（跨文件），改变页面的排在组尾。
 
-    自己覆盖了 site_url 的文件（如 test_web_archive.py 的 file:// 地址）不参与重排：它们的模块级夹具不必反复建立。"""
+    自己覆盖了 site_url 的文件（如 test_web_archive.py 的 file:// 地址）只在本文件之内重排：它们的模块级夹具不必反复建立。"""
+    def order(i):
+        return visit_key(i), i.get_closest_marker("changes_page") is not None
+
+    own = {}
+    for n, item in enumerate(items):
+        if visit_key(item) and "site_url" in vars(item.module):
+            own.setdefault(item.module.__name__, []).append(n)
+    for places in own.values():
+        for n, item in zip(places, sorted((items[n] for n in places), key=order)):
+            items[n] = item
     shared = [i for i in items if visit_key(i) and "site_url" not in vars(i.module)]
     if not shared:
         return
     first = items.index(shared[0])
     chosen = set(map(id, shared))
     rest = [i for i in items if id(i) not in chosen]
-    shared.sort(key=lambda i: (visit_key(i), i.get_closest_marker("changes_page") is not None))
+    shared.sort(key=order)
     items[:] = rest[:first] + shared + rest[first:]
 
 
 SETTLE_MATH = """() => document.querySelectorAll('div.math, span.math').length === 0 ||
                        document.fonts.status === 'loaded'"""
+
+
+# 等两帧：排进 requestAnimationFrame 的调整（dsx.js 的 later()）已经运行，布局也已更新
+NEXT_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
 
 
 class Visits:
@@ -260,29 +362,14 @@ class Visits:
         self.close()
         path, width, scheme = key
         context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme, locale="zh-CN")
-        page = context.new_page()
-        page.console_errors, page.external_requests = [], []
-        local = urlparse(site_url).netloc
-
-        def on_route(route):
-            url = route.request.url
-            if urlparse(url).netloc == local or url.startswith(("data:", "blob:", "about:", "file:")):
-                route.continue_()
-            else:
-                page.external_requests.append(url)
-                route.abort()
-
-        page.route("**/*", on_route)
-        page.on("console", lambda msg: page.console_errors.append(msg.text) if msg.type == "error" else None)
-        page.on("pageerror", lambda err: page.console_errors.append(f"pageerror: {err}"))
+        page = guarded_page(context, urlparse(site_url).netloc, ("data:", "blob:", "about:", "file:"))
         self.current = ((site_url, key), context, page)
-        page.goto(site_url + path)
+        page.goto(site_url + path)                                   # 等到 load 事件：脚本、样式、非延迟的图都已载入
         self.loads += 1
         page.wait_for_function(SETTLE_MATH, timeout=20000)          # 公式用的字体加载完
         page.evaluate("() => document.fonts.ready.then(() => true)")
-        page.wait_for_load_state("networkidle")
-        load_all_images(page)
-        page.wait_for_timeout(200)                                   # 等 dsx.js 调整完公式的大小
+        load_all_images(page)                                        # 延迟加载的插图：等每一张解码完
+        page.evaluate(NEXT_FRAMES)                                   # dsx.js 在 load 与 resize 后的下一帧调整公式大小
         return page
 
     def close(self):

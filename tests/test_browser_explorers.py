@@ -11,7 +11,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from test_reader_edition import jupyter_lab  # noqa: F401  JupyterLab 服务器（夹具）
+from test_reader_edition import jupyter_lab, lab_page  # noqa: F401  JupyterLab 服务器（夹具）
 
 LN_PAGE = "book/ch04_formulas.html"
 DIM_PAGE = "book/ch03_dim_keepdim.html"
@@ -47,8 +47,10 @@ def assert_clean(page):
     assert page.external_requests == [], f"页面请求了外部资源：{page.external_requests}"
 
 
-def test_gamma_beta_sliders_in_book_page(open_page):
-    page = open_page(LN_PAGE)
+@pytest.mark.changes_page
+@pytest.mark.parametrize("path", [LN_PAGE])
+def test_gamma_beta_sliders_in_book_page(visited, path):
+    page = visited
     root = first_live_layer_norm(page)
     x = page_input(root)
     hat_var = num(root, "hat-var")
@@ -88,9 +90,10 @@ def test_gamma_beta_sliders_in_book_page(open_page):
     assert_clean(page)
 
 
-def test_per_feature_gamma_in_book_page(open_page):
-    page = open_page(LN_PAGE)
-    root = first_live_layer_norm(page)
+@pytest.mark.changes_page
+@pytest.mark.parametrize("path", [LN_PAGE])
+def test_per_feature_gamma_in_book_page(visited, path):
+    page, root = visited, first_live_layer_norm(visited)
     x = page_input(root)
     root.locator('[data-role="per_feature"]').check()
     assert root.locator('[data-role="feature"]').is_visible()
@@ -105,18 +108,16 @@ def test_per_feature_gamma_in_book_page(open_page):
 
 
 def torch_broadcast(shape, dim, keepdim):
-    x = torch.randn(*shape, dtype=torch.float64)
-    m = x.mean(dim=dim, keepdim=keepdim)
-    try:
-        d = x - m
-    except RuntimeError:
-        return list(m.shape), "error"
-    ok = d.shape == x.shape and torch.allclose(d, x - x.mean(dim=dim, keepdim=True))
-    return list(m.shape), "ok" if ok else "silent"
+    """torch 自己算出的结论；页面只分三种，形状变了的静默出错（silent_shape）也算静默出错。"""
+    from test_widgets import torch_outcome
+    shape, status = torch_outcome(shape, dim, keepdim)
+    return shape, "silent" if status == "silent_shape" else status
 
 
-def test_dim_keepdim_in_book_page(open_page):
-    page = open_page(DIM_PAGE)
+@pytest.mark.changes_page
+@pytest.mark.parametrize("path", [DIM_PAGE])
+def test_dim_keepdim_in_book_page(visited, path):
+    page = visited
     roots = page.locator('[data-explorer="dim_keepdim"]')
     assert roots.count() >= 1, "页面上没有 dim/keepdim 探索器"
     root = roots.first
@@ -274,8 +275,10 @@ def svg_bar_height(root, role):
     return root.locator(f'[data-role="{role}"] .dsx-bars').evaluate("p => p.getBoundingClientRect().height")
 
 
-def test_gamma_two_doubles_the_drawn_output_bars_in_the_page(open_page):
-    page = open_page(LN_PAGE)
+@pytest.mark.changes_page
+@pytest.mark.parametrize("path", [LN_PAGE])
+def test_gamma_two_doubles_the_drawn_output_bars_in_the_page(visited, path):
+    page = visited
     root = first_live_layer_norm(page)
     root.locator('[data-role="gamma"]').fill("1")
     y1, hat1 = svg_bar_height(root, "chart-y"), svg_bar_height(root, "chart-xhat")
@@ -323,32 +326,28 @@ def test_explorers_fit_a_360px_page_and_controls_are_24px(browser, site_url, pat
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("path", [LN_PAGE, DIM_PAGE])
-def test_explorer_text_contrast_in_light_and_dark_mode(browser, site_url, path, scheme):
-    context, page = _phone_page(browser, width=1280, scheme=scheme)
-    try:
-        page.goto(site_url + path)
-        assert page.evaluate("document.documentElement.dataset.theme") == scheme
-        roots = page.locator("[data-explorer]")
-        assert roots.count() >= 1
-        if path == DIM_PAGE:   # 三种结论（正确、报错、静默出错）的颜色都要看
-            root = roots.first
-            shown = []
-            for shape, dim, keep in ((0, -1, True), (0, -1, False), (2, -1, False)):
-                root.locator('[data-role="shape"]').select_option(str(shape))
-                root.locator('[data-role="dim"]').select_option(str(dim))
-                root.locator('[data-role="keepdim"]').set_checked(keep)
-                status = root.locator('[data-role="broadcast-status"]')
-                shown.append((status.get_attribute("data-status"), status.evaluate("e => getComputedStyle(e).color")))
-                low = [r for r in root.evaluate(CONTRAST_JS) if r["ratio"] < 4.5]
-                assert not low, f"{scheme}：对比度不足 4.5:1：{low}"
-            assert [s for s, _ in shown] == ["ok", "error", "silent"]
-            assert len({c for _, c in shown}) == 3, f"三种结论的颜色应各不相同：{shown}"
-        for i in range(roots.count()):
-            low = [r for r in roots.nth(i).evaluate(CONTRAST_JS) if r["ratio"] < 4.5]
+@pytest.mark.parametrize("path", [LN_PAGE, pytest.param(DIM_PAGE, marks=pytest.mark.changes_page)])  # 第 3 章的要换选项
+def test_explorer_text_contrast_in_light_and_dark_mode(visited, path, scheme):
+    page = visited
+    assert page.evaluate("document.documentElement.dataset.theme") == scheme
+    roots = page.locator("[data-explorer]")
+    assert roots.count() >= 1
+    if path == DIM_PAGE:   # 三种结论（正确、报错、静默出错）的颜色都要看
+        root = roots.first
+        shown = []
+        for shape, dim, keep in ((0, -1, True), (0, -1, False), (2, -1, False)):
+            root.locator('[data-role="shape"]').select_option(str(shape))
+            root.locator('[data-role="dim"]').select_option(str(dim))
+            root.locator('[data-role="keepdim"]').set_checked(keep)
+            status = root.locator('[data-role="broadcast-status"]')
+            shown.append((status.get_attribute("data-status"), status.evaluate("e => getComputedStyle(e).color")))
+            low = [r for r in root.evaluate(CONTRAST_JS) if r["ratio"] < 4.5]
             assert not low, f"{scheme}：对比度不足 4.5:1：{low}"
-    finally:
-        context.close()
+        assert [s for s, _ in shown] == ["ok", "error", "silent"]
+        assert len({c for _, c in shown}) == 3, f"三种结论的颜色应各不相同：{shown}"
+    for i in range(roots.count()):
+        low = [r for r in roots.nth(i).evaluate(CONTRAST_JS) if r["ratio"] < 4.5]
+        assert not low, f"{scheme}：对比度不足 4.5:1：{low}"
 
 
 def test_explorers_fit_360px_in_a_blank_page(browser):
@@ -407,11 +406,12 @@ def slider_values(root):
     return [float(root.locator(f'[data-role="{k}"]').input_value()) for k in ("x1", "x2", "x3")]
 
 
-def test_geometry_explorer_in_book_page(open_page):
-    page = open_page(GEO_PAGE)
-    roots = page.locator('[data-explorer="norm_geometry"]')
+@pytest.mark.changes_page
+@pytest.mark.parametrize("path", [GEO_PAGE])
+def test_geometry_explorer_in_book_page(visited, path):
+    roots = visited.locator('[data-explorer="norm_geometry"]')
     assert roots.count() == 1, "第 8 章应当有一个几何探索器"
-    root = roots.first
+    page, root = visited, roots.first
     x = slider_values(root)
     assert_geo_page_matches_torch(root, x, 1.0, 0.0, 1e-5)
     # 第一个控件（x₁ 滑块）一动，画面就变：两张图上的 x′ 和两个输出都移动
@@ -491,8 +491,10 @@ CELLS_JS = """(root) => Array.from(root.querySelectorAll('[data-role="out-cell"]
 })"""
 
 
-def test_axes_explorer_groups_numbers_and_code_in_book_page(open_page):
-    page = open_page(AXES_PAGE)
+@pytest.mark.changes_page
+@pytest.mark.parametrize("path", [AXES_PAGE])
+def test_axes_explorer_groups_numbers_and_code_in_book_page(visited, path):
+    page = visited
     roots = page.locator('[data-explorer="norm_axes"]')
     assert roots.count() == 1, "第 7 章应当有一个轴探索器"
     root = roots.first
@@ -566,68 +568,66 @@ def test_new_explorers_page_view_matches_kernel_view(blank_page):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("path, kind", [(GEO_PAGE, "norm_geometry"), (AXES_PAGE, "norm_axes"),
                                         ("book/ch13_trained_model.html", "activations")])
-def test_new_explorers_fit_390px_readable_in_light_and_dark(browser, site_url, path, kind, scheme):
+@pytest.mark.parametrize("width", [390])
+@pytest.mark.changes_page
+def test_new_explorers_fit_390px_readable_in_light_and_dark(visited, path, kind, width, scheme):
     """390 px 宽的手机：页面不横向滚动，探索器不溢出，控件至少 24 px，文字对比度 ≥ 4.5:1（轴探索器的每种组色都看）。"""
-    context, page = _phone_page(browser, width=390, scheme=scheme)
-    try:
-        page.goto(site_url + path)
-        assert page.evaluate("document.documentElement.dataset.theme") == scheme
-        root = page.locator(f'[data-explorer="{kind}"]').first
-        root.scroll_into_view_if_needed()
-        modes = AXES_MODES if kind == "norm_axes" else ["0", "4", "8"] if kind == "activations" else [None]
-        for mode in modes:
-            if mode and kind == "activations":          # 浅、中、深几个层都看一遍
-                root.locator('[data-role="layer"]').select_option(mode)
-            elif mode:
-                root.locator('[data-role="mode"]').select_option(mode)
-            sw, cw = root.evaluate("r => [r.scrollWidth, r.clientWidth]")
-            assert sw <= cw, f"{kind} 在 390 px 宽时横向溢出：{sw} > {cw}"
-            assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth"), "页面出现横向滚动"
-            low = [r for r in root.evaluate(CONTRAST_JS) if r["ratio"] < 4.5]
-            assert not low, f"{scheme} {mode}：对比度不足 4.5:1：{low}"
-        box = root.bounding_box()
-        for control in root.locator("input, select, button").all():
-            b = control.bounding_box()
-            assert b["height"] >= 24 and b["width"] >= 24, f"控件太小：{control.get_attribute('data-role')} {b}"
-            assert b["x"] >= box["x"] - 0.5 and b["x"] + b["width"] <= box["x"] + box["width"] + 0.5
-        for svg in root.locator("svg").all():            # 几何图整张放得下（手机上两张图在横向滑动的框里：滑到它），文字不小于 9 px
-            svg.evaluate("s => s.scrollIntoView({block: 'nearest', inline: 'start'})")
-            page.wait_for_timeout(50)
-            b = svg.bounding_box()
-            assert b["x"] >= box["x"] - 0.5 and b["x"] + b["width"] <= box["x"] + box["width"] + 0.5
-            smallest = svg.evaluate("s => Math.min(...Array.from(s.querySelectorAll('text')).map("
-                                    "t => t.getBoundingClientRect().height).filter(h => h > 0))")
-            assert smallest >= 9, f"图里的文字太小：{smallest:.1f} px"
-    finally:
-        context.close()
+    page = visited
+    assert page.evaluate("document.documentElement.dataset.theme") == scheme
+    root = page.locator(f'[data-explorer="{kind}"]').first
+    root.scroll_into_view_if_needed()
+    modes = AXES_MODES if kind == "norm_axes" else ["0", "4", "8"] if kind == "activations" else [None]
+    for mode in modes:
+        if mode and kind == "activations":          # 浅、中、深几个层都看一遍
+            root.locator('[data-role="layer"]').select_option(mode)
+        elif mode:
+            root.locator('[data-role="mode"]').select_option(mode)
+        sw, cw = root.evaluate("r => [r.scrollWidth, r.clientWidth]")
+        assert sw <= cw, f"{kind} 在 390 px 宽时横向溢出：{sw} > {cw}"
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth"), "页面出现横向滚动"
+        low = [r for r in root.evaluate(CONTRAST_JS) if r["ratio"] < 4.5]
+        assert not low, f"{scheme} {mode}：对比度不足 4.5:1：{low}"
+    box = root.bounding_box()
+    for control in root.locator("input, select, button").all():
+        b = control.bounding_box()
+        assert b["height"] >= 24 and b["width"] >= 24, f"控件太小：{control.get_attribute('data-role')} {b}"
+        assert b["x"] >= box["x"] - 0.5 and b["x"] + b["width"] <= box["x"] + box["width"] + 0.5
+    for svg in root.locator("svg").all():            # 几何图整张放得下（手机上两张图在横向滑动的框里：滑到它），文字不小于 9 px
+        svg.evaluate("s => s.scrollIntoView({block: 'nearest', inline: 'start'})")
+        page.wait_for_timeout(50)
+        b = svg.bounding_box()
+        assert b["x"] >= box["x"] - 0.5 and b["x"] + b["width"] <= box["x"] + box["width"] + 0.5
+        smallest = svg.evaluate("s => Math.min(...Array.from(s.querySelectorAll('text')).map("
+                                "t => t.getBoundingClientRect().height).filter(h => h > 0))")
+        assert smallest >= 9, f"图里的文字太小：{smallest:.1f} px"
 
 
 # ---------------------------------------------------------------- JupyterLab：真的运行探索器单元格（内核 + ipywidgets）
+def run_until_shown(page, cell, control, timeout):
+    """在 JupyterLab 里运行 cell，直到 control 出现。内核刚启动时按键可能落空：没出现就再运行一次，最多三次。"""
+    cell.wait_for(timeout=60_000)
+    for _ in range(3):
+        page.wait_for_timeout(3000)
+        cell.scroll_into_view_if_needed()
+        cell.locator(".jp-InputArea-editor").click()
+        page.keyboard.press("Shift+Enter")
+        try:
+            control.wait_for(timeout=timeout)
+            return
+        except Exception:  # noqa: BLE001  Playwright 的超时
+            continue
+
+
 def test_geometry_explorer_runs_in_jupyterlab(browser, jupyter_lab):  # noqa: F811  夹具
     """在 JupyterLab 里打开第 8 章的读者版，运行几何探索器那一格：出现 ipywidgets 滑块和图；
     用键盘拨动第一个滑块（x₁），内核重算，图里的 x′ 移动、显示的数字与 torch 一致。截图存到 _build/screenshots/。"""
     from conftest import ROOT
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
-    page = context.new_page()
-    local = jupyter_lab.rstrip("/")
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith((local, "data:", "blob:"))
-               else route.abort())
+    context, page = lab_page(browser, jupyter_lab, "ch08_rmsnorm.ipynb")
     try:
-        page.goto(jupyter_lab + "lab/tree/ch08_rmsnorm.ipynb")
         cell = page.locator(".jp-CodeCell", has_text="norm_geometry_explorer()").first
-        cell.wait_for(timeout=60_000)
         slider = cell.locator(".widget-slider").first
-        for _ in range(3):                           # 内核刚启动时按键可能落空：没出现控件就再运行一次
-            page.wait_for_timeout(3000)
-            cell.scroll_into_view_if_needed()
-            cell.locator(".jp-InputArea-editor").click()
-            page.keyboard.press("Shift+Enter")
-            try:
-                slider.wait_for(timeout=60_000)
-                break
-            except Exception:  # noqa: BLE001  Playwright 的超时
-                continue
+        run_until_shown(page, cell, slider, 60_000)
         slider.wait_for(timeout=1_000)
         view = cell.locator('svg[data-role="chart-ln"]')
         view.wait_for(timeout=30_000)
@@ -838,14 +838,16 @@ def test_activation_explorer_fits_390px_and_is_readable_in_a_blank_page(browser,
 ACT_PAGE = "book/ch13_trained_model.html"
 
 
-def test_activation_explorer_in_book_page_shows_the_shipped_model(open_page):
+@pytest.mark.changes_page
+@pytest.mark.parametrize("path", [ACT_PAGE])
+def test_activation_explorer_in_book_page_shows_the_shipped_model(visited, path):
     """第 13 章：一个真实激活值探索器；数据就是参考模型（包里的检查点）读验证集里那句话时各层归一化的输入，
     换层、换词元后显示的数与 torch 用同样的数据算出的相同。"""
     from dsx_util.reference_model import load_reference_model, training_text, validation_text
     from dsx_util.widgets.activation_explorer import unpack
     from test_widgets import act_reference
 
-    page = open_page(ACT_PAGE)
+    page = visited
     roots = page.locator('[data-explorer="activations"]')
     assert roots.count() == 1, "第 13 章应当有一个真实激活值探索器"
     root = roots.first
@@ -896,26 +898,11 @@ def test_activation_explorer_runs_in_jupyterlab(browser, jupyter_lab):  # noqa: 
     from conftest import ROOT
     from dsx_util.reference_model import load_reference_model
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
-    page = context.new_page()
-    local = jupyter_lab.rstrip("/")
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith((local, "data:", "blob:"))
-               else route.abort())
+    context, page = lab_page(browser, jupyter_lab, "ch13_trained_model.ipynb")
     try:
-        page.goto(jupyter_lab + "lab/tree/ch13_trained_model.ipynb")
         cell = page.locator(".jp-CodeCell", has_text="activation_explorer(data").first
-        cell.wait_for(timeout=60_000)
         select = cell.locator(".widget-dropdown select")
-        for _ in range(3):                           # 内核刚启动时按键可能落空：没出现控件就再运行一次
-            page.wait_for_timeout(3000)
-            cell.scroll_into_view_if_needed()
-            cell.locator(".jp-InputArea-editor").click()
-            page.keyboard.press("Shift+Enter")
-            try:
-                select.first.wait_for(timeout=90_000)
-                break
-            except Exception:  # noqa: BLE001  Playwright 的超时
-                continue
+        run_until_shown(page, cell, select.first, 90_000)
         cell.locator('svg[data-role="chart-scatter"]').wait_for(timeout=30_000)
         assert select.count() == 2
         before = cell.locator('[data-role="act-sigma"]').first.inner_text()

@@ -203,15 +203,10 @@ def test_fused_backward_kernel_matches_autograd(run_chapter):
     """第 11 章的融合反向内核（部分和）换几种形状、块大小，与自动求导对 F.layer_norm 的三个梯度一致。"""
     pytest.importorskip("numba", reason="没有安装 numba")
     import numpy as np
-    from numba import njit
     nb, _, _ = run_chapter("ch11_speed")
     cells = [c.source for c in nb.cells if c.cell_type == "code" and "def layer_norm_backward_rows(" in c.source]
     assert len(cells) == 1
-    tree = ast.parse(cells[0])
-    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "layer_norm_backward_rows")
-    ns = {"np": np}
-    exec(ast.get_source_segment(cells[0], node), ns)
-    bwd = njit(fastmath=True)(ns["layer_norm_backward_rows"])
+    bwd = compiled(cells[0], "layer_norm_backward_rows")
     for seed, (rows, h), block in ((0, (5, 768), 2), (1, (33, 64), 8), (2, (7, 100), 64)):
         torch.manual_seed(seed)
         x, dy = torch.randn(rows, h) * 2 + 1, torch.randn(rows, h)
@@ -228,20 +223,25 @@ def test_fused_backward_kernel_matches_autograd(run_chapter):
         assert torch.allclose(torch.from_numpy(dbp.sum(0)), br.grad, atol=1e-4), seed
 
 
+def compiled(source, name):
+    """单元格 source 里名为 name 的函数（只取这一个定义），用 numba 编译（与第 11 章相同的 fastmath=True）。"""
+    import numpy as np
+    from numba import njit
+    node = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == name)
+    ns = {"np": np}
+    exec(ast.get_source_segment(source, node), ns)
+    return njit(fastmath=True)(ns[name])
+
+
 def test_fused_kernel_matches_layer_norm(run_chapter):
     """第 11 章的融合内核（numba 编译的按行循环）与 F.layer_norm 一致，换几种形状和数据也一样。"""
     pytest.importorskip("numba", reason="没有安装 numba")   # requirements.txt 里有 numba：make test 的环境里一定会运行
     import numpy as np
-    from numba import njit
     nb, g, _ = run_chapter("ch11_speed")
     assert glued_value(g, "ch11_fused_ok") == "小于"
     cells = [c.source for c in nb.cells if c.cell_type == "code" and "def layer_norm_rows(" in c.source]
     assert len(cells) == 1
-    tree = ast.parse(cells[0])
-    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "layer_norm_rows")
-    ns = {"np": np}
-    exec(ast.get_source_segment(cells[0], node), ns)
-    fused = njit(fastmath=True)(ns["layer_norm_rows"])
+    fused = compiled(cells[0], "layer_norm_rows")
     for seed, (rows, h), offset in ((0, (5, 768), 0.0), (1, (33, 64), 3.0), (2, (7, 1000), -50.0)):
         torch.manual_seed(seed)
         x = torch.randn(rows, h) * 2 + offset

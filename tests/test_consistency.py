@@ -14,7 +14,7 @@ import nbformat
 import pytest
 import yaml
 
-from conftest import ROOT, chapter_paths, glued_values, html_dir
+from conftest import ROOT, chapter_paths, glued_bundles, glued_values, html_dir
 
 CJK = "\u4e00-\u9fff"
 CHAPTERS = chapter_paths()
@@ -243,10 +243,16 @@ def test_italic_checker_catches_seeded_errors():
     assert cjk_italics("**重要**：`a*b*c`，$a*b$，*Build a Large Language Model*，x_1 与 y_2") == []
 
 
+def markdown_findings(find, show="{}"):
+    """各章的 Markdown 单元格与 book/index.md 里 find(文字) 找到的每一处：["ch01_… 单元格 3: 找到的", ...]。"""
+    problems = [f"{p.stem} 单元格 {i}: " + show.format(s) for p in CHAPTERS for i, c in enumerate(notebook(p).cells)
+                if c.cell_type == "markdown" for s in find(c.source)]
+    problems += ["book/index.md: " + show.format(s) for s in find((ROOT / "book" / "index.md").read_text("utf-8"))]
+    return problems
+
+
 def test_no_italics_in_chinese_markdown():
-    problems = [f"{p.stem} 单元格 {i}: *{s}*" for p in CHAPTERS for i, c in enumerate(notebook(p).cells)
-                if c.cell_type == "markdown" for s in cjk_italics(c.source)]
-    problems += [f"book/index.md: *{s}*" for s in cjk_italics((ROOT / "book" / "index.md").read_text("utf-8"))]
+    problems = markdown_findings(cjk_italics, "*{}*")
     assert problems == [], "中文不用斜体，强调用 **粗体**：\n" + "\n".join(problems)
 
 
@@ -283,9 +289,7 @@ def test_e_notation_checker_catches_seeded_errors():
 
 
 def test_numbers_in_prose_are_not_in_e_notation():
-    problems = [f"{p.stem} 单元格 {i}: {s}" for p in CHAPTERS for i, c in enumerate(notebook(p).cells)
-                if c.cell_type == "markdown" for s in e_notation(c.source)]
-    problems += [f"book/index.md: {s}" for s in e_notation((ROOT / "book" / "index.md").read_text("utf-8"))]
+    problems = markdown_findings(e_notation)
     assert problems == [], "正文里的数字写成 1.2×10⁻⁷（glue 用 dsx_util.sci），不写 1.2e-07：\n" + "\n".join(problems)
 
 
@@ -353,19 +357,6 @@ def rendered_glue(markdown, glued):
         else:
             out.append((name, format_plain_text(bundle.get("text/plain", ""), spec)))
     return out
-
-
-def glued_bundles(nb):
-    """{名字: mime 字典}：与 conftest.glued_values 相同，但保留每种格式（text/plain、text/markdown）。"""
-    bundles = {}
-    for cell in nb.cells:
-        for out in cell.get("outputs", []):
-            meta = out.get("metadata", {}).get("scrapbook")
-            if meta and "name" in meta:
-                prefix = meta.get("mime_prefix", "")
-                bundles[meta["name"]] = {k[len(prefix):]: v for k, v in out.get("data", {}).items()
-                                         if k.startswith(prefix)}
-    return bundles
 
 
 def test_rendered_glue_checker_catches_seeded_errors():

@@ -158,12 +158,18 @@ def test_the_verdict_pattern_finds_what_it_should():
     assert [s for s in misses if VERDICT.search(s)] == []
 
 
-def test_no_range_whose_ends_read_alike():
+def equal_ends(pattern):
+    """各章网页正文里 pattern 两端（第 1、2 组）读出来一样的地方，带前后文。"""
     found = []
     for path in CHAPTERS:
         text = page_text(built_page(path))
         found += [f"{path.stem}：…{text[max(0, m.start() - 20):m.end() + 10].strip()}"
-                  for m in RANGE.finditer(text) if m.group(1) == m.group(2)]
+                  for m in pattern.finditer(text) if m.group(1) == m.group(2)]
+    return found
+
+
+def test_no_range_whose_ends_read_alike():
+    found = equal_ends(RANGE)
     assert RANGE.search("在 1.000 到 1.000 之间").group(1) == "1.000"
     assert found == [], f"{len(found)} 处两端相同的范围（请说「都是 x」）：\n" + "\n".join(found)
 
@@ -243,11 +249,7 @@ def test_degenerate_range_patterns_find_what_they_should():
 
 
 def test_no_min_max_whose_ends_read_alike():
-    found = []
-    for path in CHAPTERS:
-        text = page_text(built_page(path))
-        found += [f"{path.stem}：…{text[max(0, m.start() - 20):m.end() + 10].strip()}"
-                  for m in MIN_MAX.finditer(text) if m.group(1) == m.group(2)]
+    found = equal_ends(MIN_MAX)
     assert found == [], f"{len(found)} 处「最小 a，最大 a」（请说「都是 a」）：\n" + "\n".join(found)
 
 

@@ -140,9 +140,10 @@ def test_copying_a_paragraph_copies_its_formulas_as_tex(browser, site_url):
         context.close()
 
 
-def test_equation_numbers_and_references(open_page):
+@pytest.mark.parametrize("path", ["book/ch04_formulas.html"])
+def test_equation_numbers_and_references(visited, path):
     """编号公式显示编号；{eq} 引用指向存在的公式，引用文字就是那个编号。"""
-    page = open_page("book/ch04_formulas.html")
+    page = visited
     refs = page.evaluate("""() => Array.from(document.querySelectorAll('article a[href^="#equation-"]'))
         .filter(a => !a.classList.contains('headerlink'))
         .map(a => { const target = document.getElementById(a.getAttribute('href').slice(1));
@@ -154,29 +155,23 @@ def test_equation_numbers_and_references(open_page):
         assert eqno and typeset and eqno.startswith(text), (text, eqno, typeset)
 
 
+@pytest.mark.changes_page                      # 换成打印样式
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_formulas_take_the_text_colour_and_print(browser, site_url, scheme):
+@pytest.mark.parametrize("path, width", [("book/ch04_formulas.html", 390)])
+def test_formulas_take_the_text_colour_and_print(visited, path, width, scheme):
     """公式用正文的颜色（暗色模式下也看得清），不设固定宽度；打印时公式照常显示，复制用的 TeX 不显示。"""
-    context = browser.new_context(color_scheme=scheme, viewport={"width": 390, "height": 800})
-    try:
-        page = context.new_page()
-        page.goto(site_url + "book/ch04_formulas.html", wait_until="load")
-        page.evaluate("() => document.fonts.ready.then(() => true)")
-        colours = page.evaluate("""() => Array.from(document.querySelectorAll('span.math mjx-container'))
-            .map(m => [getComputedStyle(m).color, getComputedStyle(m.closest('p, li, td, div')).color])""")
-        assert colours and all(a == b for a, b in colours), colours[:3]
-        fixed = page.evaluate("""() => Array.from(document.querySelectorAll('mjx-container'))
-            .filter(m => /(^|;)\\s*width/.test(m.getAttribute('style') || '')).length""")
-        assert fixed == 0
-        page.emulate_media(media="print")
-        sizes = page.evaluate("""() => Array.from(document.querySelectorAll('mjx-container')).map(m => {
-            const box = m.getBoundingClientRect(), tex = m.querySelector('.dsx-math-tex').getBoundingClientRect();
-            return [box.width, box.height, tex.width * tex.height]; })""")
-        assert sizes and all(w > 0 and h > 0 and hidden <= 1 for w, h, hidden in sizes)
-    finally:
-        context.close()
-
-
+    page = visited
+    colours = page.evaluate("""() => Array.from(document.querySelectorAll('span.math mjx-container'))
+        .map(m => [getComputedStyle(m).color, getComputedStyle(m.closest('p, li, td, div')).color])""")
+    assert colours and all(a == b for a, b in colours), colours[:3]
+    fixed = page.evaluate("""() => Array.from(document.querySelectorAll('mjx-container'))
+        .filter(m => /(^|;)\\s*width/.test(m.getAttribute('style') || '')).length""")
+    assert fixed == 0
+    page.emulate_media(media="print")
+    sizes = page.evaluate("""() => Array.from(document.querySelectorAll('mjx-container')).map(m => {
+        const box = m.getBoundingClientRect(), tex = m.querySelector('.dsx-math-tex').getBoundingClientRect();
+        return [box.width, box.height, tex.width * tex.height]; })""")
+    assert sizes and all(w > 0 and h > 0 and hidden <= 1 for w, h, hidden in sizes)
 
 
 # ---------------------------------------------------------------- 页面变轻的几处改写（dsx_book/trim.py、dsx_math.py）
@@ -240,9 +235,10 @@ def test_formulas_look_the_same_with_the_font_subsets(browser, site_url):
     assert different == [], f"用子集字体和完整字体排出的公式截图不同：第 {different} 个"
 
 
-def test_formulas_keep_mathjax_scale(open_page):
+@pytest.mark.parametrize("path", ["book/ch04_formulas.html"])
+def test_formulas_keep_mathjax_scale(visited, path):
     """公式相对正文放大 127.3%（与浏览器里的 MathJax 相同），写在共用样式里而不是每个公式上。"""
-    page = open_page("book/ch04_formulas.html")
+    page = visited
     ratios = page.evaluate("""() => Array.from(document.querySelectorAll('article mjx-container')).map(m =>
         parseFloat(getComputedStyle(m).fontSize) / parseFloat(getComputedStyle(m.parentElement).fontSize))""")
     assert ratios and all(abs(r - 1.273) < 0.01 for r in ratios), sorted(set(round(r, 3) for r in ratios))[:5]
@@ -262,23 +258,19 @@ PLAIN_PROBE = """classes => {
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_dropped_code_spans_looked_like_plain_code_text(browser, site_url, scheme):
+@pytest.mark.parametrize("path", ["book/ch09_pre_post_ln.html"])
+def test_dropped_code_spans_looked_like_plain_code_text(visited, path, scheme):
     """去掉的高亮 <span>（名字、标点、空白……）在亮色和暗色里都与代码块的文字一样，去掉它们看起来不变。"""
     from dsx_book.trim import plain_token_classes
 
     classes = sorted(plain_token_classes((html_dir() / "_static" / "pygments.css").read_text(encoding="utf-8")))
     assert {"n", "p", "w"} <= set(classes)
-    context = browser.new_context(color_scheme=scheme)
-    try:
-        page = context.new_page()
-        page.goto(site_url + "book/ch09_pre_post_ln.html", wait_until="load")
-        assert page.evaluate("() => document.documentElement.dataset.theme") == scheme
-        differs = [c for c, same in page.evaluate(PLAIN_PROBE, classes) if not same]
-        assert differs == [], f"这些高亮类的样式与代码文字不同，不能去掉：{differs}"
-        # 对照：有颜色的类（关键字 k）确实不同，上面的比较能看出差别
-        assert page.evaluate(PLAIN_PROBE, ["k"]) == [["k", False]]
-    finally:
-        context.close()
+    page = visited
+    assert page.evaluate("() => document.documentElement.dataset.theme") == scheme
+    differs = [c for c, same in page.evaluate(PLAIN_PROBE, classes) if not same]
+    assert differs == [], f"这些高亮类的样式与代码文字不同，不能去掉：{differs}"
+    # 对照：有颜色的类（关键字 k）确实不同，上面的比较能看出差别
+    assert page.evaluate(PLAIN_PROBE, ["k"]) == [["k", False]]
 
 
 @pytest.mark.parametrize("stem", ["ch05_implement_layernorm", "ch09_pre_post_ln"])

@@ -284,14 +284,20 @@ def jupyter_lab(tmp_path_factory):
     server.wait(timeout=30)
 
 
-def test_ch04_in_jupyterlab_shows_numbers_not_markup(browser, jupyter_lab):
-    path = next(p for p in CHAPTERS if p.stem.startswith("ch04"))
+def lab_page(browser, jupyter_lab, notebook):
+    """在新的浏览器上下文里用 JupyterLab 打开 notebook（只放行 JupyterLab 自己的请求）；返回 (上下文, 页面)。"""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
     page = context.new_page()
     local = jupyter_lab.rstrip("/")
     page.route("**/*", lambda route: route.continue_() if route.request.url.startswith((local, "data:", "blob:"))
                else route.abort())
-    page.goto(jupyter_lab + f"lab/tree/{path.name}")
+    page.goto(jupyter_lab + f"lab/tree/{notebook}")
+    return context, page
+
+
+def test_ch04_in_jupyterlab_shows_numbers_not_markup(browser, jupyter_lab):
+    path = next(p for p in CHAPTERS if p.stem.startswith("ch04"))
+    context, page = lab_page(browser, jupyter_lab, path.name)
     page.wait_for_selector(".jp-MarkdownCell .jp-RenderedMarkdown h1", timeout=60_000)
     page.wait_for_timeout(2000)          # 等 MathJax 排好公式
     rendered = page.locator(".jp-MarkdownCell .jp-RenderedMarkdown").all_inner_texts()
@@ -332,12 +338,7 @@ def test_reader_edition_is_rewritten_only_when_something_was_read(tmp_path):
 def test_setup_cell_is_folded_in_jupyterlab(browser, jupyter_lab):
     """读者版在 JupyterLab 里打开：设置单元格的代码折叠着（元数据 jupyter.source_hidden），只占一行。"""
     path = next(p for p in CHAPTERS if p.stem.startswith("ch00"))
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
-    page = context.new_page()
-    local = jupyter_lab.rstrip("/")
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith((local, "data:", "blob:"))
-               else route.abort())
-    page.goto(jupyter_lab + f"lab/tree/{path.name}")
+    context, page = lab_page(browser, jupyter_lab, path.name)
     page.wait_for_selector(".jp-MarkdownCell .jp-RenderedMarkdown h1", timeout=60_000)
     first = page.locator(".jp-Notebook .jp-Cell").first
     assert "jp-CodeCell" in first.get_attribute("class")

@@ -61,10 +61,50 @@ def test_release_publishes_by_trusted_publishing_without_a_token():
     assert "secrets." not in text and "password" not in text, "可信发布不需要令牌或密码"
 
 
-def test_ci_runs_the_readme_command():
-    steps = yaml.safe_load((WORKFLOWS / "ci.yml").read_text(encoding="utf-8"))["jobs"]["test"]["steps"]
-    assert any(step.get("run") == "bash .ci/run" for step in steps)
+def _make_recipe(target):
+    """Makefile 里 target 的命令行（缩进的行，到下一个空行为止）。"""
+    lines = (ROOT / "Makefile").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"{target}:"))
+    recipe = []
+    for line in lines[start + 1:]:
+        if not line.startswith("\t"):
+            break
+        recipe.append(line)
+    return "\n".join(recipe)
+
+
+def _make_variable(name):
+    return re.search(rf"^{name} \?= (\S+)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M).group(1)
+
+
+def test_ci_jobs_run_the_same_make_targets_as_make_test():
+    """CI 的每个作业运行 Makefile 的一个 ci-* 目标，make test（.ci/run）依次运行同样的目标；分片数与 Makefile 相同。"""
     assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    jobs = yaml.safe_load((WORKFLOWS / "ci.yml").read_text(encoding="utf-8"))["jobs"]
+    test_recipe = _make_recipe("test")
+    transport = {"ci-pack", "ci-unpack"}       # 作业之间传 _build，本机不需要
+    in_workflow = set()
+    for name, job in jobs.items():
+        runs = " ".join(step.get("run", "") for step in job["steps"])
+        targets = set(re.findall(r"\bmake (ci-[a-z-]+)", runs))
+        assert "make" not in runs or targets, f"作业 {name} 调用 make 却不是 ci-* 目标"
+        for target in targets - transport:
+            assert target in test_recipe, f"作业 {name} 运行的 {target} 不在 make test 里"
+        in_workflow |= targets
+    in_test = set(re.findall(r"\b(ci-[a-z-]+)", test_recipe))
+    assert in_test and in_test <= in_workflow, f"make test 运行、CI 却没有作业运行的目标：{in_test - in_workflow}"
+    for job, variable in (("browser", "BROWSER_SHARDS"), ("slow", "SLOW_SHARDS")):
+        n = int(_make_variable(variable))
+        assert jobs[job]["strategy"]["matrix"]["shard"] == list(range(1, n + 1)), (job, variable)
+        assert f"{variable})" in test_recipe
+    for downstream in ("book", "browser", "slow"):
+        assert jobs[downstream]["needs"] == "build"
+        steps = jobs[downstream]["steps"]
+        unpack = next(i for i, s in enumerate(steps) if s.get("run") == "make ci-unpack")
+        assert any(str(s.get("uses", "")).startswith("actions/download-artifact") for s in steps[:unpack])
+    for upstream in ("lint-unit", "colab-widgets", "build"):
+        assert "needs" not in jobs[upstream], f"{upstream} 不该等别的作业"
+    assert set(jobs["passed"]["needs"]) == set(jobs) - {"passed"}, "passed 应等所有作业"
 
 
 # ---------------------------------------------------------------- 版本号

@@ -17,6 +17,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from dsx_util.layernorm import LayerNorm
 from dsx_util.widgets import dim_keepdim_explorer, layer_norm_explorer, norm_axes_explorer, norm_geometry_explorer
 from dsx_util.widgets import spec as S
 from dsx_util.widgets.axes import group_ids
@@ -217,19 +218,8 @@ def test_bad_input_raises_chinese_error(bad, err, words):
     assert re.search(r"[\u4e00-\u9fff]", str(info.value))
 
 
-class GoodLayerNorm(nn.Module):
-    """读者自己写的 LayerNorm（与第 5 章相同的写法）。"""
-
-    def __init__(self, emb_dim, eps=1e-5):
-        super().__init__()
-        self.eps = eps
-        self.scale = nn.Parameter(torch.ones(emb_dim))
-        self.shift = nn.Parameter(torch.zeros(emb_dim))
-
-    def forward(self, x):
-        mean = x.mean(dim=-1, keepdim=True)
-        var = x.var(dim=-1, keepdim=True, unbiased=False)
-        return self.scale * (x - mean) / torch.sqrt(var + self.eps) + self.shift
+class GoodLayerNorm(LayerNorm):
+    """读者自己写的 LayerNorm：与第 5 章的写法（dsx_util.layernorm.LayerNorm）相同，只是类名是读者起的。"""
 
 
 class UnbiasedLayerNorm(GoodLayerNorm):
