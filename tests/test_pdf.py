@@ -171,14 +171,14 @@ def test_no_raw_markup(text):
         assert raw not in text, f"PDF 文字里有未渲染的标记 {raw!r}：…{text[max(0, text.find(raw) - 80):text.find(raw) + 80]}…"
 
 
-def test_fonts_embedded():
+def test_fonts_embedded(built):
     out = subprocess.run(["pdffonts", str(PDF)], capture_output=True, text=True, check=True).stdout.splitlines()[2:]
     assert out, "PDF 里没有字体"
     not_embedded = [line for line in out if line.split()[-5] != "yes"]
     assert not_embedded == [], not_embedded[:5]
 
 
-def test_no_text_beyond_the_margins():
+def test_no_text_beyond_the_margins(built):
     """每页每个词的文字框都在版心之内（左右页边距 18 mm）：代码换行、表格缩进都不出界。"""
     page_w = 595.92
     margin = float(build_pdf.MARGIN["left"].removesuffix("mm")) * 72 / 25.4
