@@ -1,7 +1,7 @@
 """check_batch_norm：每种错误都被点名；nn.BatchNorm1d 和几种手写的正确实现都通过。"""
-import re
 
 import pytest
+from conftest import every_code_has_a_case, named_alone
 import torch
 import torch.nn as nn
 
@@ -50,17 +50,12 @@ STEP_CODES = {"feature_mean_not_zero", "feature_variance_not_one", "not_shift_in
 
 
 def test_every_code_has_a_faulty_implementation():
-    # 通用代码（说明在 feedback.MESSAGES）也各有一个犯了它的实现
-    assert set(FAULTY) | STEP_CODES == set(BATCH_NORM_CODES) | {"not_done", "raised", "timeout", "wrong_output"} and not set(FAULTY) & STEP_CODES
+    every_code_has_a_case(FAULTY, STEP_CODES, BATCH_NORM_CODES)
 
 
 @pytest.mark.parametrize("code", sorted(FAULTY))
 def test_each_mistake_is_named(code):
-    r = check_batch_norm(FAULTY[code], timeout=1.0, show=False)
-    assert not r.passed and r.codes == [code], r.text()
-    msg = r.messages[0]
-    assert re.search(r"[\u4e00-\u9fff]", msg) and msg.count("\n") <= 1
-    assert "unbiased=" not in msg and "dim=0" not in msg
+    named_alone(check_batch_norm(FAULTY[code], timeout=1.0, show=False), code, absent=["unbiased=", "dim=0"])
 
 
 def test_missing_buffers_are_reported():

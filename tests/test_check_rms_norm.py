@@ -1,7 +1,7 @@
 """check_rms_norm：每种错误都被点名；不同写法的正确实现都通过。"""
-import re
 
 import pytest
+from conftest import every_code_has_a_case, named_alone
 import torch
 import torch.nn as nn
 
@@ -50,17 +50,12 @@ STEP_CODES = {"row_rms_not_one", "not_proportional", "not_scale_invariant", "gam
 
 
 def test_every_code_has_a_faulty_implementation():
-    # 通用代码（说明在 feedback.MESSAGES）也各有一个犯了它的实现
-    assert set(FAULTY) | STEP_CODES == set(RMS_NORM_CODES) | {"not_done", "raised", "timeout", "wrong_output"} and not set(FAULTY) & STEP_CODES
+    every_code_has_a_case(FAULTY, STEP_CODES, RMS_NORM_CODES)
 
 
 @pytest.mark.parametrize("code", sorted(FAULTY))
 def test_each_mistake_is_named(code):
-    r = check_rms_norm(FAULTY[code], timeout=1.0, show=False)
-    assert not r.passed and r.codes == [code], r.text()
-    msg = r.messages[0]
-    assert re.search(r"[\u4e00-\u9fff]", msg) and msg.count("\n") <= 1
-    assert "keepdim=True" not in msg and "sqrt(" not in msg
+    named_alone(check_rms_norm(FAULTY[code], timeout=1.0, show=False), code, absent=["keepdim=True", "sqrt("])
 
 
 def test_sum_not_mean_reports_the_ratio():

@@ -1,7 +1,7 @@
 """check_mean_var：每种错误都被点名；不同写法的正确实现都通过。"""
-import re
 
 import pytest
+from conftest import every_code_has_a_case, named_alone
 import torch
 
 from dsx_util.exercises.items.ch03_mean_var.check import CODES as MEAN_VAR_CODES, check_mean_var
@@ -39,17 +39,12 @@ STEP_CODES = {"mean_of_constant_wrong", "mean_not_shift_equivariant", "variance_
 
 
 def test_every_code_has_a_faulty_implementation():
-    # 通用代码（说明在 feedback.MESSAGES）也各有一个犯了它的实现
-    assert set(FAULTY) | STEP_CODES == set(MEAN_VAR_CODES) | {"not_done", "raised", "timeout", "wrong_output"} and not set(FAULTY) & STEP_CODES
+    every_code_has_a_case(FAULTY, STEP_CODES, MEAN_VAR_CODES)
 
 
 @pytest.mark.parametrize("code", sorted(FAULTY))
 def test_each_mistake_is_named(code):
-    r = check_mean_var(FAULTY[code], timeout=1.0, show=False)
-    assert not r.passed and r.codes == [code], r.text()
-    msg = r.messages[0]
-    assert re.search(r"[\u4e00-\u9fff]", msg) and msg.count("\n") <= 1
-    assert "unbiased=False" not in msg and "keepdim=True" not in msg
+    named_alone(check_mean_var(FAULTY[code], timeout=1.0, show=False), code, absent=["unbiased=False", "keepdim=True"])
 
 
 def test_evidence_is_concrete():
