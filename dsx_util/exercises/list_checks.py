@@ -9,7 +9,7 @@
 check.py 用到的公开工具（都在本文件）：call_or_stop（调用学习者的函数，失败时 Stop）、as_floats / as_rows（读出学习者
 返回的列表）、judge / combine（与典型错误及其两两组合的结果比较）、first_difference（第一个不对的位置）、unchanged
 （没有修改输入）、norm_steps / quiet（层归一化一类的逐步诊断）、mean_of / var_of / columns_of / copy_rows / flatten /
-max_abs_of / worst_of（小算术）。每个检查按三层找问题：题目写明的要求（装饰器 feedback.checker 查）、与典型错误比较、
+max_abs_of / worst_of / rounded_digits（小算术）。每个检查按三层找问题：题目写明的要求（装饰器 feedback.checker 查）、与典型错误比较、
 都不吻合时逐步诊断。学习者的函数每次调用最多运行 TIME_LIMIT 秒（sys.settrace 计时，两处都适用），超时报 timeout。
 """
 import itertools
@@ -174,6 +174,13 @@ def worst_of(values):
     """绝对值最大的位置与值。"""
     i = max(range(len(values)), key=lambda k: abs(values[k]) if not math.isnan(values[k]) else math.inf)
     return i, values[i]
+
+
+def rounded_digits(got, want, most=6):
+    """got 是不是 want 四舍五入到 k 位小数（k = 1..most）的结果：是时返回 k，否则 None（学习者 round 了结果）。"""
+    if isinstance(got, bool) or not isinstance(got, (int, float)) or math.isclose(got, want, rel_tol=1e-9):
+        return None
+    return next((k for k in range(1, most + 1) if got == round(want, k)), None)
 
 
 # ---------------------------------------------------------------- 共用：层归一化一类的逐步诊断
