@@ -61,6 +61,10 @@ MESSAGES = {
     "wrong_rows": "输出应有 {expected} 行（每行一个列表），实际有 {actual} 行{hint}。",
     "columns_returned": "你返回的是列：{cols} 个列表，每个长 {rows}（每个特征一个）。输出要和输入一样按行排列，{rows} 行、每行 {cols} 个数"
                   "（每个样本一行）：把结果转置回来再返回（zip(*结果) 把列变回行）。",
+    "rows_not_lists": "外层是列表，但第 {row} 行是 tuple（元组）：每一行也要是列表（例如 list(...) 或列表推导式 [...]；"
+                      "zip 给出的每一行是 tuple，用 [list(r) for r in zip(...)] 把每行变成列表）。",
+    "shared_rows": "你返回的 {rows} 行是同一个列表对象（改一行就改了所有行，所以每行都一样）：像是用 [[0.0] * H] * B "
+                   "建的列表。改成 [[0.0] * H for _ in range(B)]，或每行新建一个列表再 append。",
     "not_number": "{what}应是浮点数，实际是 {value!r}。",
     "wrong_output": "{what}应为 {want}，你的是 {got}。",
     "check_failed": "检查你的结果时出错（{error}）：请确认返回值的类型和形状符合题目要求。",
