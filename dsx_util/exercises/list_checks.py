@@ -229,7 +229,7 @@ def norm_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
         used = [f[1] ** 2 - eps if f is not None else None for f in fits]   # 学习者的分母平方减去 ε：他用的方差
         if all(u is not None and abs(u - mean_of([(v - f[0]) ** 2 for v in x])) <= 1e-6 * (1 + u)
                for u, f, x in zip(used, fits, base)) and any(abs(f[0] - mean_of(x)) > 1e-6 for f, x in zip(fits, base)):
-            hint = "：方差是用你减去的那个数（不是这一{unit}的均值）算的，先把 μ 改对（式 (4.2)）。".format(unit=unit)
+            hint = f"：方差是用你减去的那个数（不是这一{unit}的均值）算的，先把 μ 改对（式 (4.2)）。"
         elif all(u is not None and abs(u - mean_of([v * v for v in x])) <= 1e-6 * (1 + u) for u, x in zip(used, base)):
             hint = "：方差算成了 x² 的平均，没有先减去均值：σ² = mean((x − μ)²)（式 (4.2)）。"
         elif all(abs(vy * (v + eps) - wv) <= 1e-2 * wv for vy, v, wv in zip(var_y, var_x, want_var)):
