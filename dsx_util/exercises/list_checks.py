@@ -342,7 +342,7 @@ def syntax_finding(source, exc):
     indents = {c for other in lines for c in other[:len(other) - len(other.lstrip())]}
     if msg.startswith("inconsistent use of tabs") or (
             "indent" in msg and "\t" in leading and " " in indents):   # Tab 与空格混用（CPython 与 Pyodide 说法不一）
-        return ("mixed_tabs", message(None, "mixed_tabs", line=line))
+        return ("mixed_tabs", message(None, "mixed_tabs", where=_indent_kinds(lines)))
     if msg.startswith("unexpected indent"):
         return ("unexpected_indent", message(None, "unexpected_indent", line=line))
     if msg.startswith("expected an indented block"):
@@ -350,6 +350,28 @@ def syntax_finding(source, exc):
     if msg.startswith("unindent does not match"):
         return ("uneven_indent", message(None, "uneven_indent", line=line))
     return ("syntax_error", message(None, "syntax_error", line=line, error=msg))
+
+
+def _indent_kinds(lines):
+    """哪些行用 Tab 缩进、哪些行用空格缩进，写成一句话：“第 2–4 行用 Tab 缩进，第 5 行用空格缩进”。"""
+    tabs, spaces = [], []
+    for k, text in enumerate(lines, start=1):
+        lead = text[:len(text) - len(text.lstrip())]
+        if text.strip() and lead:
+            (tabs if "\t" in lead else spaces).append(k)
+    return f"第 {_line_ranges(tabs)} 行用 Tab 缩进，第 {_line_ranges(spaces)} 行用空格缩进"
+
+
+def _line_ranges(numbers):
+    """[2, 3, 4, 7] -> "2–4、7"。"""
+    parts, start = [], None
+    for i, n in enumerate(numbers):
+        if start is None:
+            start = n
+        if i + 1 == len(numbers) or numbers[i + 1] != n + 1:
+            parts.append(str(n) if n == start else f"{start}–{n}")
+            start = None
+    return "、".join(parts)
 
 
 def _in_string_or_comment(text, char):
@@ -384,15 +406,13 @@ def import_finding(source, forbidden):
             continue
         for name in names:
             absent = not in_page_python(name)
-            if name in forbidden or absent:   # 代码与笔记本里查出的相同（forbidden_call），说明点出是哪一行的 import
+            if name in forbidden:   # 代码与笔记本里查出的相同（forbidden_call），说明点出是哪一行的 import
                 return ("forbidden_call", message(None, "forbidden_import", line=node.lineno, name=name,
-                                                  rule=forbidden.get(name) or PAGE_RULE,
+                                                  rule=forbidden[name],
                                                   absent=f"（网页里也没有 {name}）" if absent else ""))
+            if absent:   # 题目没有禁止它，只是网页里没有：不说题目没写的要求
+                return ("not_in_page", message(None, "not_in_page", line=node.lineno, name=name))
     return None
-
-
-# 没有写明要求、却导入了网页里没有的模块时说的要求
-PAGE_RULE = "只用 Python 自带的模块（这道练习不需要别的库）"
 
 
 def in_page_python(name):
