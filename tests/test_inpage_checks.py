@@ -148,8 +148,10 @@ def test_checker_never_raises_on_odd_return_values(capsys):
             raise RuntimeError("坏对象")
     assert exercises.check_relu(lambda v: Weird()).codes == ["check_failed"]
     assert exercises.check_relu(lambda v: [float("nan")] * len(v)).codes[0] == "wrong_output"
-    assert exercises.check_layer_norm_rows(lambda r, g, b, eps=1e-5: [["x"] * 4] * 3).codes == ["not_number"]
-    assert exercises.check_stable_var(lambda v: None).codes == ["not_number"]
+    assert exercises.check_layer_norm_rows(lambda r, g, b, eps=1e-5: [["x"] * 4 for _ in r]).codes == ["not_number"]
+    assert exercises.check_layer_norm_rows(lambda r, g, b, eps=1e-5: [["x"] * 4] * 3).codes == ["shared_rows"]
+    assert exercises.check_stable_var(lambda v: None).codes == ["no_return"]
+    assert exercises.check_stable_var(lambda v: "1.0").codes == ["not_number"]
 
 
 FIRST = [(code, src) for code, sources in FIRST_ERRORS.items() for src in sources]
