@@ -64,6 +64,12 @@ NAME_ERRORS = [
     ("def relu_list(values):\n    return [max(0.0, v) / (len(values) - len(values)) for v in values]\n",
      ["除以了 0", "len(v) − 1", "ZeroDivisionError"]),
 ]
+# 只在网页里是错的写法（笔记本里能运行）：(练习 id, 代码, 应得的错误代码, 说明里应有的词)。
+# 评审 r39：题目没有禁止 numpy，网页里却没有它：说网页里没有、这道题用 math 就够，不编造题目没写的要求
+PAGE_ONLY = [
+    ("ch06-std-ratio", "import numpy as np\n\n\ndef std_ratio(h):\n    return float(np.sqrt((h - 1) / h))\n",
+     "not_in_page", ["网页里的 Python 只有标准库", "math", "在 Jupyter 里可以用 numpy"]),
+]
 # 全角字符在字符串或注释里是合法的：不能当成错误
 FULLWIDTH_ALLOWED = "def relu_list(values):\n    # 注释里可以有全角标点：，（）\n    s = '你好，世界（测试）'\n" \
                     "    return [max(0.0, v) for v in values]\n"

@@ -13,7 +13,7 @@ from dsx_util import exercises
 from dsx_util.exercises import list_checks
 from dsx_util.exercises.catalog import EXERCISES, get_exercise
 from dsx_util.exercises.feedback import MESSAGES
-from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, GENERIC, MISTAKES, NAME_ERRORS, NOVEL
+from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, GENERIC, MISTAKES, NAME_ERRORS, NOVEL, PAGE_ONLY
 
 IN_PAGE = [ex for ex in EXERCISES if ex.in_page]
 CASES = [(ex_id, code, src) for ex_id, cases in MISTAKES.items() for code, src in cases.items()]
@@ -240,6 +240,14 @@ def test_one_wording_for_imports_in_every_pure_exercise():
                 assert "题目要求" not in text and "网页里的 Python 只有标准库" in text, (ex.id, text)
             kinds.add(result["codes"][0])
     assert kinds == {"forbidden_call", "not_in_page"}
+
+
+@pytest.mark.parametrize("ex_id,source,code,words", PAGE_ONLY, ids=[c[0] for c in PAGE_ONLY])
+def test_page_only_mistakes_are_explained_without_an_invented_rule(ex_id, source, code, words):
+    ex = get_exercise(ex_id)
+    result = list_checks.run_source(source, ex.checker, ex.entry)
+    assert result["codes"] == [code], result
+    assert all(w in result["messages"][0] for w in words) and "题目要求" not in result["messages"][0], result
 
 
 def test_fullwidth_inside_strings_and_comments_is_fine():
