@@ -41,7 +41,10 @@ FIRST_ERRORS = {
     # Tab 与空格混用（评审 r34 在 ch07 上敲的那种：前一行 4 个空格，这一行一个 Tab）
     "mixed_tabs": ["def relu_list(values):\n    out = []\n    for v in values:\n\tout.append(max(0.0, v))\n"
                    "        out.append(v)\n    return out\n",
-                   "def relu_list(values):\n    out = []\n\treturn out\n"],
+                   "def relu_list(values):\n    out = []\n\treturn out\n",
+                   # 评审 r39：前几行用 Tab，最后一行用空格（以前叫人删掉最后一行开头并不存在的 Tab）
+                   "def relu_list(values):\n\tout = []\n\tfor v in values:\n\t\tout.append(v if v > 0 else 0.0)\n"
+                   "        return out\n"],
     # 导入题目不许用的模块：代码与笔记本里相同（forbidden_call），说明是 feedback.MESSAGES["forbidden_import"]
     "forbidden_call": ["import torch\n\n\ndef relu_list(values):\n    return [max(0.0, v) for v in values]\n",
                          "import numpy as np\n\n\ndef relu_list(values):\n    return list(np.maximum(values, 0.0))\n"],
@@ -55,8 +58,17 @@ NAME_ERRORS = [
      ["模块 math 里没有 flor", "是不是要写 floor", "AttributeError"]),
     ("def relu_list(values):\n    d = {'value': 1}\n    return [max(0.0, v) * d['valeu'] for v in values]\n",
      ["字典里没有键 'valeu'", "'value'", "KeyError"]),
+    # 评审 r39：用属性的写法取字典的值（cfg.n_layers）：说出要写 cfg["n_layers"]，而不是「检查拼写」
+    ("def relu_list(values):\n    cfg = {'floor': 0.0}\n    return [max(cfg.floor, v) for v in values]\n",
+     ["cfg 是字典", 'cfg["floor"]', "AttributeError"]),
     ("def relu_list(values):\n    return [max(0.0, v) / (len(values) - len(values)) for v in values]\n",
      ["除以了 0", "len(v) − 1", "ZeroDivisionError"]),
+]
+# 只在网页里是错的写法（笔记本里能运行）：(练习 id, 代码, 应得的错误代码, 说明里应有的词)。
+# 评审 r39：题目没有禁止 numpy，网页里却没有它：说网页里没有、这道题用 math 就够，不编造题目没写的要求
+PAGE_ONLY = [
+    ("ch06-std-ratio", "import numpy as np\n\n\ndef std_ratio(h):\n    return float(np.sqrt((h - 1) / h))\n",
+     "not_in_page", ["网页里的 Python 只有标准库", "math", "在 Jupyter 里可以用 numpy"]),
 ]
 # 全角字符在字符串或注释里是合法的：不能当成错误
 FULLWIDTH_ALLOWED = "def relu_list(values):\n    # 注释里可以有全角标点：，（）\n    s = '你好，世界（测试）'\n" \

@@ -13,7 +13,7 @@ import pytest
 
 from dsx_util.exercises.catalog import EXERCISES
 from dsx_util.exercises.list_checks import run_source
-from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, MISTAKES, NAME_ERRORS, NOVEL
+from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, MISTAKES, NAME_ERRORS, NOVEL, PAGE_ONLY
 
 IN_PAGE = [ex for ex in EXERCISES if ex.in_page]
 LIMIT_S = 5.0
@@ -107,6 +107,10 @@ def test_in_page_exercise(ex, offline_page, site_url):
         if ex_id == ex.id:
             _set_code(page, n, source)
             assert _same_as_cpython(page, n, ex, source)["codes"] == codes, what
+    for ex_id, source, code, _ in PAGE_ONLY:   # 只在网页里是错的写法（如题目没有禁止的 numpy）
+        if ex_id == ex.id:
+            _set_code(page, n, source)
+            assert _same_as_cpython(page, n, ex, source)["codes"] == [code]
 
     assert page.context.external == [] and page.context.errors == []
 

@@ -2,6 +2,7 @@
 笔记本的调用方式（先运行代码，再 check_x(函数)）和网页的调用方式（run_source）给出同样的代码。
 """
 import ast
+import re
 import subprocess
 import sys
 
@@ -12,7 +13,7 @@ from dsx_util import exercises
 from dsx_util.exercises import list_checks
 from dsx_util.exercises.catalog import EXERCISES, get_exercise
 from dsx_util.exercises.feedback import MESSAGES
-from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, GENERIC, MISTAKES, NAME_ERRORS, NOVEL
+from inpage_cases import FIRST_ERRORS, FULLWIDTH_ALLOWED, GENERIC, MISTAKES, NAME_ERRORS, NOVEL, PAGE_ONLY
 
 IN_PAGE = [ex for ex in EXERCISES if ex.in_page]
 CASES = [(ex_id, code, src) for ex_id, cases in MISTAKES.items() for code, src in cases.items()]
@@ -147,8 +148,10 @@ def test_checker_never_raises_on_odd_return_values(capsys):
             raise RuntimeError("坏对象")
     assert exercises.check_relu(lambda v: Weird()).codes == ["check_failed"]
     assert exercises.check_relu(lambda v: [float("nan")] * len(v)).codes[0] == "wrong_output"
-    assert exercises.check_layer_norm_rows(lambda r, g, b, eps=1e-5: [["x"] * 4] * 3).codes == ["not_number"]
-    assert exercises.check_stable_var(lambda v: None).codes == ["not_number"]
+    assert exercises.check_layer_norm_rows(lambda r, g, b, eps=1e-5: [["x"] * 4 for _ in r]).codes == ["not_number"]
+    assert exercises.check_layer_norm_rows(lambda r, g, b, eps=1e-5: [["x"] * 4] * 3).codes == ["shared_rows"]
+    assert exercises.check_stable_var(lambda v: None).codes == ["no_return"]
+    assert exercises.check_stable_var(lambda v: "1.0").codes == ["not_number"]
 
 
 FIRST = [(code, src) for code, sources in FIRST_ERRORS.items() for src in sources]
@@ -173,6 +176,20 @@ def test_first_errors_get_their_own_message(code, source):
         assert "缩进" in text and "第 " in text
     if code == "mixed_tabs":
         assert "Tab" in text and "空格" in text and "第 " in text and "inconsistent" not in text
+        lines = source.splitlines()   # 说出的 Tab 行与空格行正是代码里的（评审 r39：不叫人删掉并不存在的 Tab）
+        tabs = [k for k, t in enumerate(lines, 1) if t.strip() and "\t" in t[:len(t) - len(t.lstrip())]]
+        spaces = [k for k, t in enumerate(lines, 1) if t.strip() and t[:1] == " " and "\t" not in t[:len(t) - len(t.lstrip())]]
+        named_tabs, named_spaces = re.findall(r"第 ([\d–、]+) 行用 Tab 缩进，第 ([\d–、]+) 行用空格缩进", text)[0]
+        assert _numbers(named_tabs) == tabs and _numbers(named_spaces) == spaces, text
+
+
+def _numbers(ranges):
+    """“2–4、7” -> [2, 3, 4, 7]。"""
+    out = []
+    for part in ranges.split("、"):
+        a, _, b = part.partition("–")
+        out += list(range(int(a), int(b or a) + 1))
+    return out
 
 
 @pytest.mark.parametrize("source,words", NAME_ERRORS, ids=[w[-1] for _, w in NAME_ERRORS])
@@ -205,16 +222,32 @@ def test_the_page_python_is_derived_from_the_standard_library():
 
 
 def test_one_wording_for_imports_in_every_pure_exercise():
-    """每道网页练习里 import torch（不论题目有没有写明不许用）：同一种代码和说法，说出第几行、删掉它、网页里没有它。"""
+    """每道网页练习里 import torch / numpy：题目写明不许用时说出这条要求；题目没有写时不编造要求（评审 r39），
+    只说网页里没有它、这道题用不着它。两种都说出第几行、删掉它，而不是 ModuleNotFoundError。"""
     template = MESSAGES["forbidden_import"]
     head, tail = template.split("{rule}")[0], template.split("{line}")[1].split("{name}")[0]
+    kinds = set()
     for ex in IN_PAGE:
         for name in ("torch", "numpy"):
             result = list_checks.run_source(f"import {name}\n" + ex.solution, ex.checker, ex.entry)
-            assert result["codes"] == ["forbidden_call"], (ex.id, result)
             text = result["messages"][0]
-            assert text.startswith(head) and tail in text and f"第 1 行导入了 {name}" in text, (ex.id, text)
-            assert f"（网页里也没有 {name}）" in text and "ModuleNotFoundError" not in text, (ex.id, text)
+            assert f"第 1 行导入了 {name}" in text and "删掉这一行" in text and "ModuleNotFoundError" not in text, (ex.id, text)
+            if name in ex.spec["forbidden"]:
+                assert result["codes"] == ["forbidden_call"], (ex.id, result)
+                assert text.startswith(head) and tail in text and f"（网页里也没有 {name}）" in text, (ex.id, text)
+            else:
+                assert result["codes"] == ["not_in_page"], (ex.id, result)
+                assert "题目要求" not in text and "网页里的 Python 只有标准库" in text, (ex.id, text)
+            kinds.add(result["codes"][0])
+    assert kinds == {"forbidden_call", "not_in_page"}
+
+
+@pytest.mark.parametrize("ex_id,source,code,words", PAGE_ONLY, ids=[c[0] for c in PAGE_ONLY])
+def test_page_only_mistakes_are_explained_without_an_invented_rule(ex_id, source, code, words):
+    ex = get_exercise(ex_id)
+    result = list_checks.run_source(source, ex.checker, ex.entry)
+    assert result["codes"] == [code], result
+    assert all(w in result["messages"][0] for w in words) and "题目要求" not in result["messages"][0], result
 
 
 def test_fullwidth_inside_strings_and_comments_is_fine():

@@ -50,17 +50,24 @@ MESSAGES = {
     "unexpected_indent": "第 {line} 行的缩进多了：Python 用缩进表示代码块，只有以冒号结尾的行（def、for、if……）"
                          "之后才多缩进一层。让这一行的开头与上一行对齐（函数体里统一用 4 个空格）。",
     "missing_indent": "第 {line} 行应当缩进：以冒号结尾的行（def、for、if……）之后，代码块要比它多缩进一层（4 个空格）。",
-    "mixed_tabs": "第 {line} 行的缩进混用了 Tab 键和空格：Python 分不清一个 Tab 算几个空格。请删掉这一行开头的 Tab，"
-                  "和上下文一样统一用空格缩进（每层 4 个）。",
+    "mixed_tabs": "缩进混用了 Tab 键和空格：{where}。Python 分不清一个 Tab 算几个空格：请把缩进里的 Tab 都换成空格"
+                  "（每层 4 个）。",
     "uneven_indent": "第 {line} 行的缩进与前面的任何一层都对不上：同一个代码块里的行要缩进同样多的空格（通常是 4 的倍数）。",
     # 网页练习里导入题目不许用的模块、或网页里没有的模块：只有一种说法；{absent} 只在网页里真的没有它时出现
     "forbidden_import": "题目要求{rule}：第 {line} 行导入了 {name}。请删掉这一行，只用列表、循环和 math 写{absent}。",
+    # 题目没有禁止、只是网页里没有的模块：不说题目没写的要求
+    "not_in_page": "网页里的 Python 只有标准库，没有 {name}：第 {line} 行导入了 {name}。这道练习用 Python 自带的功能"
+                   "（如 math）就能写，请删掉这一行再检查（在 Jupyter 里可以用 {name}）。",
     "missing_name": "代码里没有找到 {name}：请保留模板里的名字。",
     "not_list": "应返回一个 Python 列表，实际返回的是 {kind}。",
     "wrong_length": "{what}应有 {expected} 个数，实际有 {actual} 个。",
     "wrong_rows": "输出应有 {expected} 行（每行一个列表），实际有 {actual} 行{hint}。",
     "columns_returned": "你返回的是列：{cols} 个列表，每个长 {rows}（每个特征一个）。输出要和输入一样按行排列，{rows} 行、每行 {cols} 个数"
                   "（每个样本一行）：把结果转置回来再返回（zip(*结果) 把列变回行）。",
+    "rows_not_lists": "外层是列表，但第 {row} 行是 tuple（元组）：每一行也要是列表（例如 list(...) 或列表推导式 [...]；"
+                      "zip 给出的每一行是 tuple，用 [list(r) for r in zip(...)] 把每行变成列表）。",
+    "shared_rows": "你返回的 {rows} 行是同一个列表对象（改一行就改了所有行，所以每行都一样）：像是用 [[0.0] * H] * B "
+                   "建的列表。改成 [[0.0] * H for _ in range(B)]，或每行新建一个列表再 append。",
     "not_number": "{what}应是浮点数，实际是 {value!r}。",
     "wrong_output": "{what}应为 {want}，你的是 {got}。",
     "check_failed": "检查你的结果时出错（{error}）：请确认返回值的类型和形状符合题目要求。",
@@ -465,6 +472,10 @@ def _name_hint(exc, source, line_text):
                 + (f"：是不是把 {near} 拼错了？" if near else "：检查拼写，或者在用它之前先定义（或 import）它"))
     if isinstance(exc, AttributeError) and getattr(exc, "name", None):
         obj = getattr(exc, "obj", None)
+        if isinstance(obj, dict) and exc.name in obj:   # cfg.n_layers：字典的值要用 cfg["n_layers"] 取
+            var = re.search(r"(\w+)\s*\.\s*" + re.escape(exc.name) + r"\b", line_text)
+            var = var.group(1) if var else "d"
+            return f"{var} 是字典，字典里的值要用方括号和键来取：写成 {var}[\"{exc.name}\"]，不是 {var}.{exc.name}"
         owner = getattr(obj, "__name__", None) if type(obj).__name__ == "module" else None
         near = _close_name(exc.name, [a for a in dir(obj) if not a.startswith("_")])   # 只建议它真有的属性
         where = f"模块 {owner} 里" if owner else f"{type(obj).__name__} 类型的值"

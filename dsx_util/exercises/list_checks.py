@@ -9,7 +9,7 @@
 check.py 用到的公开工具（都在本文件）：call_or_stop（调用学习者的函数，失败时 Stop）、as_floats / as_rows（读出学习者
 返回的列表）、judge / combine（与典型错误及其两两组合的结果比较）、first_difference（第一个不对的位置）、unchanged
 （没有修改输入）、norm_steps / quiet（层归一化一类的逐步诊断）、mean_of / var_of / columns_of / copy_rows / flatten /
-max_abs_of / worst_of（小算术）。每个检查按三层找问题：题目写明的要求（装饰器 feedback.checker 查）、与典型错误比较、
+max_abs_of / worst_of / rounded_digits（小算术）。每个检查按三层找问题：题目写明的要求（装饰器 feedback.checker 查）、与典型错误比较、
 都不吻合时逐步诊断。学习者的函数每次调用最多运行 TIME_LIMIT 秒（sys.settrace 计时，两处都适用），超时报 timeout。
 """
 import itertools
@@ -73,7 +73,14 @@ def as_rows(value, shape, what="输出"):
     if len(value) != shape[0]:
         flat = len(value) == shape[0] * shape[1] and all(not isinstance(v, list) for v in value)
         hint = "：看起来你把所有行拼成了一个扁平的列表，请每行单独成一个列表" if flat else ""
+        if len(value) == 1 < shape[0]:
+            hint = "：只处理了第一行（例如 return 缩进到了 for 循环里面，循环第一轮就返回了）"
         raise Stop([("wrong_length", message(None, "wrong_rows", expected=shape[0], actual=len(value), hint=hint))])
+    tuples = [i for i, row in enumerate(value) if isinstance(row, tuple)]
+    if tuples:
+        raise Stop([("rows_not_lists", message(None, "rows_not_lists", row=tuples[0] + 1))])
+    if len(value) > 1 and isinstance(value[0], list) and all(row is value[0] for row in value):
+        raise Stop([("shared_rows", message(None, "shared_rows", rows=len(value)))])
     return [as_floats(row, shape[1], f"{what}第 {i + 1} 行") for i, row in enumerate(value)]
 
 
@@ -176,6 +183,13 @@ def worst_of(values):
     return i, values[i]
 
 
+def rounded_digits(got, want, most=6):
+    """got 是不是 want 四舍五入到 k 位小数（k = 1..most）的结果：是时返回 k，否则 None（学习者 round 了结果）。"""
+    if isinstance(got, bool) or not isinstance(got, (int, float)) or math.isclose(got, want, rel_tol=1e-9):
+        return None
+    return next((k for k in range(1, most + 1) if got == round(want, k)), None)
+
+
 # ---------------------------------------------------------------- 共用：层归一化一类的逐步诊断
 
 
@@ -194,9 +208,17 @@ def norm_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
     if y is None:
         return findings
     means = [mean_of(r) for r in y]
+    fits = [_affine_fit(x, r) for x, r in zip(base, y)]   # 每行的输出若是 (x − m)/s：学习者减去的 m、除以的 s
     i, m = worst_of(means)
     if abs(m) > 1e-3:
-        findings.append(("row_mean_not_zero", message(codes, "row_mean_not_zero", row=i + 1, got=fmt_num(m))))
+        hint = "：第三步（式 (4.3)）要先减去这一行的均值 μ。" if unit == "行" else f"：要减去这一{unit}在 B 个样本上的均值。"
+        if fits[i] is not None and abs(fits[i][0] - mean_of(base[i])) > 1e-6 * (1 + abs(mean_of(base[i]))):
+            took, mu = fits[i][0], mean_of(base[i])
+            hint = f"：你减去的是 {fmt_num(took)}，不是这一{unit}的均值 μ = {fmt_num(mu)}"
+            if abs(took - sum(base[i]) / (h - 1)) < 1e-6 * (1 + abs(took)):
+                hint += "，像是和除以了 H−1：均值 = 和 ÷ H"
+            hint += "（式 (4.2)）。"
+        findings.append(("row_mean_not_zero", message(codes, "row_mean_not_zero", row=i + 1, got=fmt_num(m), hint=hint)))
     var_x = [var_of(r) for r in base]
     want_var = [v / (v + eps) for v in var_x]
     var_y = [var_of(r) for r in y]
@@ -204,7 +226,13 @@ def norm_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
     i, _ = worst_of(ratios)
     if abs(ratios[i]) > 1e-2:
         hint = f"：要除以这一{unit}的 √(σ² + ε)（式 (4.3)）。"
-        if all(abs(vy * (v + eps) - wv) <= 1e-2 * wv for vy, v, wv in zip(var_y, var_x, want_var)):
+        used = [f[1] ** 2 - eps if f is not None else None for f in fits]   # 学习者的分母平方减去 ε：他用的方差
+        if all(u is not None and abs(u - mean_of([(v - f[0]) ** 2 for v in x])) <= 1e-6 * (1 + u)
+               for u, f, x in zip(used, fits, base)) and any(abs(f[0] - mean_of(x)) > 1e-6 for f, x in zip(fits, base)):
+            hint = f"：方差是用你减去的那个数（不是这一{unit}的均值）算的，先把 μ 改对（式 (4.2)）。"
+        elif all(u is not None and abs(u - mean_of([v * v for v in x])) <= 1e-6 * (1 + u) for u, x in zip(used, base)):
+            hint = "：方差算成了 x² 的平均，没有先减去均值：σ² = mean((x − μ)²)（式 (4.2)）。"
+        elif all(abs(vy * (v + eps) - wv) <= 1e-2 * wv for vy, v, wv in zip(var_y, var_x, want_var)):
             hint = "：像是除以了方差 σ² + ε，而不是它的平方根 √(σ² + ε)（式 (4.3)）。"
         elif all(abs(vy - v) <= 1e-2 * v for vy, v in zip(var_y, var_x)):
             hint = "：输出的方差与输入相同，像是没有除以标准差 √(σ² + ε)（式 (4.3)）。"
@@ -247,6 +275,19 @@ def norm_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
         if d > 1e-6:
             findings.append(("rows_mixed", message(codes, "rows_mixed", diff=fmt_num(d))))
     return findings
+
+
+def _affine_fit(x, y):
+    """y 是不是 (x − m)/s（对每个数同一个 m、s）：是时返回 (m, s)，否则 None。"""
+    a = max(range(len(x)), key=lambda k: x[k])
+    b = min(range(len(x)), key=lambda k: x[k])
+    if x[a] == x[b] or y[a] == y[b]:
+        return None
+    s = (x[a] - x[b]) / (y[a] - y[b])
+    m = x[a] - y[a] * s
+    if all(abs((v - m) / s - w) <= 1e-6 * (1 + abs(w)) for v, w in zip(x, y)):
+        return m, s
+    return None
 
 
 def beta_featurewise(y_g, y_gb, gamma, beta, codes, tol=1e-3, multiplied="：β 被 γ 乘到了，应在乘完 γ 之后再加"):
@@ -301,7 +342,7 @@ def syntax_finding(source, exc):
     indents = {c for other in lines for c in other[:len(other) - len(other.lstrip())]}
     if msg.startswith("inconsistent use of tabs") or (
             "indent" in msg and "\t" in leading and " " in indents):   # Tab 与空格混用（CPython 与 Pyodide 说法不一）
-        return ("mixed_tabs", message(None, "mixed_tabs", line=line))
+        return ("mixed_tabs", message(None, "mixed_tabs", where=_indent_kinds(lines)))
     if msg.startswith("unexpected indent"):
         return ("unexpected_indent", message(None, "unexpected_indent", line=line))
     if msg.startswith("expected an indented block"):
@@ -309,6 +350,28 @@ def syntax_finding(source, exc):
     if msg.startswith("unindent does not match"):
         return ("uneven_indent", message(None, "uneven_indent", line=line))
     return ("syntax_error", message(None, "syntax_error", line=line, error=msg))
+
+
+def _indent_kinds(lines):
+    """哪些行用 Tab 缩进、哪些行用空格缩进，写成一句话：“第 2–4 行用 Tab 缩进，第 5 行用空格缩进”。"""
+    tabs, spaces = [], []
+    for k, text in enumerate(lines, start=1):
+        lead = text[:len(text) - len(text.lstrip())]
+        if text.strip() and lead:
+            (tabs if "\t" in lead else spaces).append(k)
+    return f"第 {_line_ranges(tabs)} 行用 Tab 缩进，第 {_line_ranges(spaces)} 行用空格缩进"
+
+
+def _line_ranges(numbers):
+    """[2, 3, 4, 7] -> "2–4、7"。"""
+    parts, start = [], None
+    for i, n in enumerate(numbers):
+        if start is None:
+            start = n
+        if i + 1 == len(numbers) or numbers[i + 1] != n + 1:
+            parts.append(str(n) if n == start else f"{start}–{n}")
+            start = None
+    return "、".join(parts)
 
 
 def _in_string_or_comment(text, char):
@@ -343,15 +406,13 @@ def import_finding(source, forbidden):
             continue
         for name in names:
             absent = not in_page_python(name)
-            if name in forbidden or absent:   # 代码与笔记本里查出的相同（forbidden_call），说明点出是哪一行的 import
+            if name in forbidden:   # 代码与笔记本里查出的相同（forbidden_call），说明点出是哪一行的 import
                 return ("forbidden_call", message(None, "forbidden_import", line=node.lineno, name=name,
-                                                  rule=forbidden.get(name) or PAGE_RULE,
+                                                  rule=forbidden[name],
                                                   absent=f"（网页里也没有 {name}）" if absent else ""))
+            if absent:   # 题目没有禁止它，只是网页里没有：不说题目没写的要求
+                return ("not_in_page", message(None, "not_in_page", line=node.lineno, name=name))
     return None
-
-
-# 没有写明要求、却导入了网页里没有的模块时说的要求
-PAGE_RULE = "只用 Python 自带的模块（这道练习不需要别的库）"
 
 
 def in_page_python(name):

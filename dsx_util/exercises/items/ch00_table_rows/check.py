@@ -3,7 +3,7 @@
 import math
 
 from ...feedback import checker, message
-from ...list_checks import call_or_stop
+from ...list_checks import call_or_stop, rounded_digits
 
 CODES = {
     "not_rows": "应返回由行组成的列表，每一行是一个列表，例如 [[名称, 个数, 均值], ...]；实际返回的是 {kind}。",
@@ -12,6 +12,10 @@ CODES = {
     "wrong_name_order": "第 {row} 行的名称应是 {expected!r}，实际是 {actual!r}：名称放在第 1 列，并保持字典里的顺序。",
     "wrong_count": "“{name}”这一行的个数应是 {expected}，实际是 {actual!r}。",
     "wrong_mean": "“{name}”这一行的均值不对：实际是 {actual!r}。均值 = 所有值之和 ÷ 值的个数。",
+    "rounded_mean": "“{name}”这一行的均值 {actual!r} 是四舍五入到 {digits} 位小数的结果（应为 {want:.10g}…）："
+                    "不要 round，返回原始的浮点数（要显示几位小数由 print_table 决定）。",
+    "integer_division_mean": "“{name}”这一行的均值应是 {want!r}，你的是 {actual!r}：像是用了整数除法 //，它把商向下取整了。"
+                             "求均值要用 / 除。",
 }
 
 
@@ -20,6 +24,19 @@ def _number_is(value, want):
         return not isinstance(value, (bool, str)) and math.isclose(float(value), want, rel_tol=1e-6, abs_tol=1e-9)
     except (TypeError, ValueError):
         return False
+
+
+def _mean_finding(rows, data, i):
+    """第 i 行的均值不对：所有行的均值都像整数除法 // 的结果、或都像四舍五入到同样位数时说出来，否则只说哪一行不对。"""
+    pairs = [(row[2], values) for row, values in zip(rows, data.values()) if len(row) == 3]
+    name, values = list(data.items())[i]
+    got, want = rows[i][2], sum(values) / len(values)
+    if all(_number_is(a, sum(v) // len(v)) for a, v in pairs):
+        return ("integer_division_mean", message(CODES, "integer_division_mean", name=name, want=want, actual=got))
+    digits = rounded_digits(got, want)
+    if digits and all(a == round(sum(v) / len(v), digits) for a, v in pairs):
+        return ("rounded_mean", message(CODES, "rounded_mean", name=name, actual=got, want=want, digits=digits))
+    return ("wrong_mean", message(CODES, "wrong_mean", name=name, actual=got))
 
 
 @checker(__name__, CODES)
@@ -44,6 +61,7 @@ def check_table_rows(fn):
                 return [("wrong_name_order", message(CODES, "wrong_name_order", row=i, expected=name, actual=row[0]))]
             if not _number_is(row[1], len(values)):
                 return [("wrong_count", message(CODES, "wrong_count", name=name, expected=len(values), actual=row[1]))]
-            if not _number_is(row[2], sum(values) / len(values)):
-                return [("wrong_mean", message(CODES, "wrong_mean", name=name, actual=row[2]))]
+            mean = sum(values) / len(values)
+            if not _number_is(row[2], mean):
+                return [_mean_finding(rows, data, i - 1)]
     return []

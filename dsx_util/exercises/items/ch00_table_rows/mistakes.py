@@ -24,7 +24,17 @@ MISTAKES = [
 NOVEL = [
     ('个数写成字符串', ['wrong_count'], _rows(row="[name, str(len(values)), sum(values) / len(values)]")),
     ('均值用了最大值', ['wrong_mean'], _rows(row="[name, len(values), max(values)]")),
+    # 评审 r39 的尝试：以前都说「均值不对：均值 = 所有值之和 ÷ 值的个数」，没说出 round 与 //
+    ('均值四舍五入到两位小数', ['rounded_mean'], _rows(row="[name, len(values), round(sum(values) / len(values), 2)]")),
+    ('均值用了整数除法 //', ['integer_division_mean'], _rows(row="[name, len(values), sum(values) // len(values)]")),
 ]
+
+# 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
+WORDS = {
+    '均值四舍五入到两位小数': ["1.33", "四舍五入到 2 位小数", "不要 round"],
+    '均值用了整数除法 //': ["整数除法 //", "用 / 除"],
+    '均值用了最大值': ["均值不对", "所有值之和 ÷ 值的个数"],
+}
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
 # 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。

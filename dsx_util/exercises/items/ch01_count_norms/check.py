@@ -9,6 +9,8 @@ CODES = {
     "one_norm_per_block": "每个 Transformer 块里有两个层归一化（注意力前一个、前馈神经网络前一个），不是一个。",
     "params_missing_shift": "个数对了，参数总数只有应有的一半：每个层归一化除了缩放参数 γ，还有平移参数 β。",
     "hard_coded": "GPT-2 small 的配置算对了，换一个配置（n_layers={n_layers}，emb_dim={emb_dim}）就错了：请用 cfg 里的值来算。",
+    "wrong_key": "GPT-2 small 的配置算对了，换一个配置（n_layers={n_layers}）就错了：你的个数像是按 cfg[\"{key}\"]（= {value}）"
+                 "算的，层数要读 cfg[\"n_layers\"]。",
     "wrong_count": "层归一化的个数不对（配置 n_layers={n_layers}）：数一数每个块里有几个，块外还有几个。",
     "wrong_params": "参数总数不对（配置 emb_dim={emb_dim}）：每个层归一化有多少个可学习参数？",
 }
@@ -17,6 +19,12 @@ CODES = {
 # tests/test_inpage_checks.py 核对两者一致）
 GPT_CONFIG_124M = {"vocab_size": 50257, "context_length": 1024, "emb_dim": 768, "n_heads": 12, "n_layers": 12,
                    "drop_rate": 0.1, "qkv_bias": False}
+
+
+def _key_used(cfg, count):
+    """个数正好是 2·cfg[键] + 1、而这个键不是 n_layers（例如 n_heads）：返回那个键，否则 None。"""
+    return next((key for key, v in cfg.items() if key != "n_layers" and isinstance(v, int) and not isinstance(v, bool)
+                 and v != cfg["n_layers"] and count == 2 * v + 1), None)
 
 
 @checker(__name__, CODES)
@@ -46,6 +54,10 @@ def check_count_norms(fn):
             code = "forgot_final_norm"
         elif count in (n, n + 1):
             code = "one_norm_per_block"
+        elif k > 0 and _key_used(cfg, count):
+            code = "wrong_key"
+            fields["key"] = _key_used(cfg, count)
+            fields["value"] = cfg[fields["key"]]
         elif count != want_count:
             code = "wrong_count"
         elif params == want_count * e:

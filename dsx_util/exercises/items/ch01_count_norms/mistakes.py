@@ -25,7 +25,22 @@ NOVEL = [
     ('参数按 n_heads 算', ['wrong_params'],
      'def count_norms(cfg):\n    count = 2 * cfg["n_layers"] + 1\n    return count, count * 2 * cfg["n_heads"]\n'),
     ('把输出头也算成一个层归一化', ['wrong_count'], _src("2 * blocks + 2", "(2 * blocks + 2) * 2 * dim")),
+    # 评审 r39 的尝试：以前说「数一数每个块里有几个」「检查拼写」，而公式和拼写都对
+    ('读了 cfg["n_heads"] 而不是 n_layers', ['wrong_key'], """def count_norms(cfg):
+    n = 2 * cfg["n_heads"] + 1
+    return n, n * 2 * cfg["emb_dim"]
+"""),
+    ('用 cfg.n_layers 取字典的值', ['raised'], """def count_norms(cfg):
+    n = 2 * cfg.n_layers + 1
+    return n, n * 2 * cfg.emb_dim
+"""),
 ]
+
+# 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
+WORDS = {
+    '读了 cfg["n_heads"] 而不是 n_layers': ['cfg["n_heads"]', 'cfg["n_layers"]'],
+    '用 cfg.n_layers 取字典的值': ['cfg 是字典', 'cfg["n_layers"]', 'AttributeError'],
+}
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
 # 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。

@@ -1,15 +1,18 @@
-# 导入：feedback、list_checks。
+# 导入：标准库、feedback、list_checks。
 """练习 ch03-predict-shapes 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。
 
 正确的形状按 PyTorch 的规则算出（归约掉的维度消失，keepdim=True 时留下长度 1；减法广播回 x 的形状），
 tests/test_inpage_checks.py 核对它们与 PyTorch 真正算出的形状相同。
 """
+import difflib
+
 from ...feedback import checker, message
-from ...list_checks import call_or_stop
+from ...list_checks import FULLWIDTH, call_or_stop
 
 CODES = {
     "not_dict": "应返回一个字典：键是表达式字符串，值是形状元组；实际返回的是 {kind}。",
     "missing_key": "字典里缺少表达式 {expr!r}（键要和题目里的表达式一字不差）。",
+    "near_key": "字典里没有 {expr!r}，但有一个很像的键 {key!r}：{diff}。键要和题目里的表达式一字不差。",
     "bad_shape_value": "{expr!r} 的值应是由整数组成的元组，例如 (2, 3)；实际是 {value!r:.40}。",
     "keepdim_dropped": "{expr!r}：keepdim=True 时被归约的维度不会消失，而是留下长度 1。",
     "keepdim_added": "{expr!r}：没有 keepdim=True 时，被归约的维度会从形状里消失。",
@@ -49,6 +52,24 @@ def _as_shape(value):
     return None
 
 
+def _near_key(answer, expr):
+    """answer 里与 expr 只差空格、全角字符或一两个字的键，以及差在哪里（一句话）；没有时 (None, None)。"""
+    asked = {q for q, _, _ in SHAPE_QUESTIONS}
+    for key in answer:
+        if not isinstance(key, str) or key in asked:
+            continue
+        wide = [c for c in dict.fromkeys(key) if c in FULLWIDTH]
+        narrow = "".join(" " if c == "　" else FULLWIDTH.get(c, c) for c in key)
+        if wide and narrow.replace(" ", "") == expr.replace(" ", ""):
+            fixes = "、".join(f"「{c}」改成「{FULLWIDTH[c]}」" for c in wide)
+            return key, f"里面有中文输入法打出的全角字符 {''.join(f'「{c}」' for c in wide)}，{fixes}"
+        if key.replace(" ", "") == expr.replace(" ", ""):
+            return key, "只差空格（例如逗号后面的空格）"
+        if difflib.SequenceMatcher(None, key, expr).ratio() >= 0.85:
+            return key, "两者很像，但不完全相同"
+    return None, None
+
+
 @checker(__name__, CODES, each=True)
 def check_predict_shapes(fn):
     """检查 predict_shapes()：对形状 (2, 3, 4) 的 x，预测几个表达式结果的形状。"""
@@ -59,7 +80,8 @@ def check_predict_shapes(fn):
     for expr, dims, keepdim in SHAPE_QUESTIONS:
         truth = true_shape(dims, keepdim)
         if expr not in answer:
-            code, fields = "missing_key", {}
+            key, diff = _near_key(answer, expr)
+            code, fields = ("near_key", {"key": key, "diff": diff}) if key else ("missing_key", {})
         else:
             shape = _as_shape(answer[expr])
             code, fields = None, {"value": answer[expr]}

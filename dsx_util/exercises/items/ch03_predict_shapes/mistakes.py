@@ -42,7 +42,32 @@ MISTAKES = [
 NOVEL = [
     ('keepdim 全部理解反了', ['keepdim_added', 'keepdim_dropped'], _shapes(a=(2, 3, 1), b=(2, 3))),
     ('归约错了维度、广播也读错', ['wrong_axis', 'broadcast_misread'], _shapes(c=(2, 4), e=(2, 3, 1))),
+    # 评审 r39 的尝试：以前说「字典里缺少表达式」，没指出那个很像的键差在哪里
+    ('键里逗号后少了空格', ['near_key'], """def predict_shapes():
+    return {
+        "x.mean(dim=-1)": (2, 3),
+        "x.mean(dim=-1,keepdim=True)": (2, 3, 1),
+        "x.sum(dim=0)": (3, 4),
+        "x.var(dim=1, keepdim=True)": (2, 1, 4),
+        "x - x.mean(dim=-1, keepdim=True)": (2, 3, 4),
+    }
+"""),
+    ('键里有全角括号', ['near_key'], """def predict_shapes():
+    return {
+        "x.mean(dim=-1)": (2, 3),
+        "x.mean(dim=-1, keepdim=True)": (2, 3, 1),
+        "x.sum(dim=0)": (3, 4),
+        "x.var（dim=1, keepdim=True）": (2, 1, 4),
+        "x - x.mean(dim=-1, keepdim=True)": (2, 3, 4),
+    }
+"""),
 ]
+
+# 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
+WORDS = {
+    '键里逗号后少了空格': ["'x.mean(dim=-1,keepdim=True)'", '只差空格'],
+    '键里有全角括号': ['全角字符', '「（」改成「(」'],
+}
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
 # 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。

@@ -16,8 +16,10 @@ CODES = {
     "gamma_beta_swapped": "γ 和 β 用反了：式 (4.4) 是 γ ⊙ x̂ + β，γ 乘、β 加。",
     "shift_before_scale": "先加 β 再乘 γ 了：式 (4.4) 是先乘 γ、再加 β。",
     "no_sqrt": "分母是方差 σ² + ε，没有开平方：式 (4.3) 除以的是标准差 √(σ² + ε)。",
+    "gamma_beta_first_only": "γ、β 要逐特征使用（第 i 个特征乘 γ[i]、加 β[i]）：你对所有特征都用了 γ[0] 和 β[0]（式 (4.4)）。",
+    "eps_twice": "ε 加了两次：根号里加过一次（√(σ² + ε)），根号外面又加了一次。按式 (4.3)，只在根号里加。",
     # 逐步诊断（norm_steps）的说明
-    "row_mean_not_zero": "γ = 1、β = 0 时，你的输出第 {row} 行的均值是 {got}，应为 0：第三步（式 (4.3)）要先减去这一行的均值 μ。",
+    "row_mean_not_zero": "γ = 1、β = 0 时，你的输出第 {row} 行的均值是 {got}，应为 0{hint}",
     "row_variance_not_one": "γ = 1、β = 0 时，你的输出第 {row} 行的方差是 {got}，应为 σ²/(σ² + ε) ≈ {want}{hint}",
     "not_shift_invariant": "给每一行加上同一个常数（第 1 行加 3）后，你的输出变了，最大变化 {diff}；应该不变："
                            "减去这一行的均值后，常数会被抵消。",
@@ -36,35 +38,39 @@ def _ln_model(rows, gamma, beta, eps, unbiased=False, eps_kind="inside", center=
     def norm(vals):
         mu = mean_of(vals) if center else 0.0
         var = var_of(vals, unbiased)
-        e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-5}[eps_kind]
+        e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-5, "twice": eps}[eps_kind]
         denom = math.sqrt(var) + e if eps_kind == "outside" else (math.sqrt(var + e) if sqrt else var + e)
+        denom += e if eps_kind == "twice" else 0.0
         return [(v - mu) / denom for v in vals]
     xh = columns_of([norm(c) for c in columns_of(rows)]) if axis == "col" else [norm(r) for r in rows]
     return [{"ok": [g * v + b for v, g, b in zip(r, gamma, beta)],
              "none": list(r),
              "swapped": [b * v + g for v, g, b in zip(r, gamma, beta)],
-             "shift_first": [(v + b) * g for v, g, b in zip(r, gamma, beta)]}[affine] for r in xh]
+             "shift_first": [(v + b) * g for v, g, b in zip(r, gamma, beta)],
+             "first_only": [gamma[0] * v + beta[0] for v in r]}[affine] for r in xh]
 
 
 _LN_FLAG_CODES = {("unbiased", True): "unbiased_var", ("eps_kind", "outside"): "eps_outside_sqrt",
                   ("eps_kind", "missing"): "no_eps", ("eps_kind", "fixed"): "eps_ignored", ("center", False): "no_centering",
                   ("axis", "col"): "wrong_axis", ("affine", "none"): "no_gamma_beta",
                   ("affine", "swapped"): "gamma_beta_swapped", ("affine", "shift_first"): "shift_before_scale",
-                  ("sqrt", False): "no_sqrt"}
+                  ("sqrt", False): "no_sqrt", ("affine", "first_only"): "gamma_beta_first_only",
+                  ("eps_kind", "twice"): "eps_twice"}
 
 
 @checker(__name__, CODES)
 def check_layer_norm_rows(fn):
     """检查 layer_norm_rows(rows, gamma, beta, eps)：对每一行按式 (4.1)–(4.4) 做层归一化。"""
     rows = [[1.0, 2.0, 4.0, 7.0], [0.5, -1.5, 2.5, 0.0], [3.0, 3.001, 2.999, 3.0]]
-    gamma, beta = [1.0, 2.0, 0.5, -1.0], [0.0, 0.5, -1.0, 2.0]
+    gamma, beta = [1.5, 2.0, 0.5, -1.0], [0.25, 0.5, -1.0, 2.0]   # γ[0] ≠ 1、β[0] ≠ 0：只用 γ[0]、β[0] 与不用 γ、β 分得开
     for eps in (1e-5, 1e-2):
         given = (copy_rows(rows), list(gamma), list(beta))
         got = as_rows(call_or_stop(fn, *given, eps=eps), (3, 4))
         changed = unchanged((rows, gamma, beta), given, "列表（rows、gamma 或 beta）", "列表")
         want = _ln_model(rows, gamma, beta, eps)
-        flags = {"unbiased": [False, True], "eps_kind": ["inside", "outside", "missing"] + (["fixed"] if eps != 1e-5 else []),
-                 "center": [True, False], "axis": ["row", "col"], "affine": ["ok", "none", "swapped", "shift_first"],
+        flags = {"unbiased": [False, True],
+                 "eps_kind": ["inside", "outside", "missing", "twice"] + (["fixed"] if eps != 1e-5 else []),
+                 "center": [True, False], "axis": ["row", "col"], "affine": ["ok", "none", "swapped", "shift_first", "first_only"],
                  "sqrt": [True, False]}
         default = {k: v[0] for k, v in flags.items()}
         variants = combine(flags, default, lambda **s: _ln_model(rows, gamma, beta, eps, **s),

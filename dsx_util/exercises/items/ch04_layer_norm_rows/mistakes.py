@@ -228,7 +228,78 @@ def layer_norm_rows(rows, gamma, beta, eps=1e-5):
         out.append([g * (v - sum(rows[0]) / h) / std + b for v, g, b in zip(row, gamma, beta)])
     return out
 """),
+    # 评审 r39 的尝试：以前的说明含糊或冤枉了写对的一步
+    ('所有特征都用 γ[0]、β[0]', ['gamma_beta_first_only'], """import math
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var + eps)
+        out.append([gamma[0] * (v - mu) / std + beta[0] for v in row])
+    return out
+"""),
+    ('ε 加了两次（根号里外各一次）', ['eps_twice'], """import math
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var + eps) + eps
+        out.append([g * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('return 缩进到了 for 循环里（只有 1 行）', ['wrong_length'], """import math
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var + eps)
+        out.append([g * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)])
+        return out
+"""),
+    ('均值除以了 H−1', ['row_mean_not_zero', 'row_variance_not_one', 'not_shift_invariant'], """import math
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / (h - 1)
+        var = sum((v - mu) ** 2 for v in row) / h
+        std = math.sqrt(var + eps)
+        out.append([g * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('方差是 x² 的平均（没减均值）', ['row_variance_not_one', 'not_shift_invariant'], """import math
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum(v * v for v in row) / h
+        std = math.sqrt(var + eps)
+        out.append([g * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
 ]
+
+# 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
+WORDS = {
+    '所有特征都用 γ[0]、β[0]': ['γ[0]', 'β[0]', '逐特征'],
+    'ε 加了两次（根号里外各一次）': ['ε 加了两次'],
+    'return 缩进到了 for 循环里（只有 1 行）': ['实际有 1 行', 'return', 'for 循环'],
+    '均值除以了 H−1': ['你减去的是', '除以了 H−1', '方差是用你减去的那个数'],
+    '方差是 x² 的平均（没减均值）': ['x² 的平均', 'σ² = mean((x − μ)²)'],
+    '减去的是行的中位数（第 2 个值）': ['你减去的是'],
+}
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
 # 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。

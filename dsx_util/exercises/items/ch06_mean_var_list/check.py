@@ -8,7 +8,7 @@ from ...list_checks import as_floats, call_or_stop, judge, mean_of, unchanged, v
 CODES = {
     "not_pair": "应返回 (均值, 方差) 两个数，实际返回的是 {kind}。",
     "swapped_order": "均值和方差的位置反了：应返回 (均值, 方差)，你返回的是 (方差, 均值)。两个数本身都对。",
-    "wrong_mean": "均值应为 {want}，你的是 {got}：均值是总和除以 H。",
+    "wrong_mean": "均值应为 {want}，你的是 {got}{hint}。",
     "unbiased_var": "unbiased=False 时要用有偏方差（除以 H），你除以了 H−1。",
     "returned_std": "返回的是标准差（开了平方根），题目要的是方差。",
     "unbiased_ignored": "传 unbiased=True 和 unbiased=False 得到的方差一样：请按参数 unbiased 选择除以 H−1 还是 H。",
@@ -18,6 +18,15 @@ CODES = {
     "variance_not_quadratic": "每个数都乘以 3 之后，方差应变为 3² = 9 倍，你的变为 {ratio} 倍{hint}。",
     "variance_wrong_divisor": "方差的分子（偏差平方和）对了，分母不对：unbiased={unbiased} 时应除以 {want}，你的相当于除以 {got}。",
 }
+
+# 均值不对、而方差是按学习者自己的均值正确算出来的：方差这一步没有错，只说均值（不冤枉写对的那一步）
+_VAR_FROM_OWN_MEAN = "；你的方差是用这个均值算的，均值改对后方差也会跟着对"
+
+
+def _divisor(values, var):
+    """偏差平方和 ÷ 学习者的方差：学习者“相当于除以”几。"""
+    ss = sum((v - mean_of(values)) ** 2 for v in values)
+    return ss / var if var else math.inf
 
 
 _MEAN_OF_CONSTANT = "{h} 个数都是 2.0 时，均值应为 2，你的是 {got}{hint}。"   # wrong_mean 的逐步诊断说明
@@ -56,13 +65,15 @@ def _mv_steps(fn, unbiased):
         hint = "：像是没有平方（例如用了绝对值）" if abs(r - 3.0) < 1e-6 else ""
         findings.append(("variance_not_quadratic", message(CODES, "variance_not_quadratic", ratio=fmt_num(r),
                                                            hint=hint)))
-    if base is not None and not findings:
-        ss = sum((v - mean_of(values)) ** 2 for v in values)
-        if base[1] > 0:
-            div = ss / base[1]
+    other = [1.0, 3.0, 3.5, 6.0, 8.0, 12.5]   # 同样长、分布不同：分母是否真的只差一个固定的数
+    second = pair(other)
+    if base is not None and second is not None and not findings and base[1] > 0 and second[1] > 0:
+        div, div2 = _divisor(values, base[1]), _divisor(other, second[1])
+        if abs(div - div2) < 1e-9 * div and abs(div - round(div)) < 1e-9 * div:
+            # 两组数的“等效分母”相同，且是正整数：分子（偏差平方和）确实对了，只有分母不对
             findings.append(("variance_wrong_divisor", message(CODES, "variance_wrong_divisor", unbiased=unbiased,
-                                                               want="H−1 = 5" if unbiased else "H = 6",
-                                                               got=fmt_num(div))))
+                                                               want=f"H−1 = {h - 1}" if unbiased else f"H = {h}",
+                                                               got=round(div))))
     return findings
 
 
@@ -88,8 +99,17 @@ def check_mean_var_list(fn):
         findings = []
         if not math.isclose(mean, mean_of(values), rel_tol=1e-9):
             w, g = fmt_pair(mean_of(values), mean)
+            own = sum((v - mean) ** 2 for v in values) / (len(values) - (1 if unbiased else 0))
+            also = _VAR_FROM_OWN_MEAN if math.isclose(var, own, rel_tol=1e-9) else ""
             steps = [f for f in _mv_steps(fn, unbiased) if f[0] == "wrong_mean"]
-            findings += steps or [("wrong_mean", message(CODES, "wrong_mean", want=w, got=g))]
+            if mean == sum(values) // len(values):
+                hint = "：像是用了整数除法 //，它把商向下取整了，求均值要用 /"
+            else:
+                hint = "：均值是总和除以 H"
+            findings += [(c, m[:-1] + also + "。") for c, m in steps] or \
+                [("wrong_mean", message(CODES, "wrong_mean", want=w, got=g, hint=hint + also))]
+            if also:   # 方差这一步按学习者的均值是对的：只说均值
+                return findings
         if kwargs == {} and not math.isclose(var, results["{'unbiased': False}"], rel_tol=1e-9):
             continue   # 默认值不对由签名检查说明
         if not math.isclose(var, want, rel_tol=1e-9):

@@ -48,12 +48,25 @@ NOVEL = [
     s = sum((v - m) ** 2 for v in values)
     return m, sum(v * v for v in values) / len(values)
 """),
+    # 评审 r39 的尝试：以前第二条说「分子对了，分母不对」，而分母是对的、分子随均值错了
+    ('均值用了整数除法 //（方差按这个均值算）', ['wrong_mean'], """def mean_var_list(values, unbiased=False):
+    h = len(values)
+    m = sum(values) // h
+    ss = sum((v - m) ** 2 for v in values)
+    return m, ss / (h - 1 if unbiased else h)
+"""),
     ('有偏方差除以了 H+1', ['variance_wrong_divisor'], """def mean_var_list(values, unbiased=False):
     m = sum(values) / len(values)
     s = sum((v - m) ** 2 for v in values)
     return m, s / (len(values) - 1 if unbiased else len(values) + 1)
 """),
 ]
+
+# 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
+WORDS = {
+    '均值用了整数除法 //（方差按这个均值算）': ["整数除法 //", "方差是用这个均值算的"],
+    '有偏方差除以了 H+1': ["分母不对", "相当于除以 7"],
+}
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
 # 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。

@@ -17,7 +17,16 @@ MISTAKES = [
 NOVEL = [
     ('分母写成 h + 3', ['wrong_value'], "import math\n\n\ndef std_ratio(h):\n    return math.sqrt((h - 1) / (h + 3))\n"),
     ('两处错误：倒过来且没开方', ['inverted'], "def std_ratio(h):\n    return h / (h - 1)\n"),
+    # 评审 r39 的尝试：以前说「不对」并重述公式，没说出 round 和「分子分母都多减了 1」
+    ('结果 round 到 3 位小数', ['rounded'], "import math\n\n\ndef std_ratio(h):\n    return round(math.sqrt((h - 1) / h), 3)\n"),
+    ('分子分母都多减了 1', ['both_minus_one'], "import math\n\n\ndef std_ratio(h):\n    return math.sqrt((h - 2) / (h - 1))\n"),
 ]
+
+# 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
+WORDS = {
+    '结果 round 到 3 位小数': ["0.707", "四舍五入到 3 位小数", "不要 round"],
+    '分子分母都多减了 1': ["都多减了 1", "√((H−1)/H)"],
+}
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
 # 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。

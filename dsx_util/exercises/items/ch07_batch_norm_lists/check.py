@@ -14,7 +14,7 @@ CODES = {
     "no_eps": "分母里少了 ε：方差为 0 的特征会得到 0/0。",
     "eps_ignored": "调用时传入 eps={eps}，你的结果却和 eps=1e-5 时一样：请用参数 eps，不要写死。",
     "no_sqrt": "分母是方差 σ² + ε，没有开平方：要除以标准差 √(σ² + ε)。",
-    "row_mean_not_zero": "你的输出第 {row} 列（第 {row} 个特征）的均值是 {got}，应为 0：要减去这一列在 B 个样本上的均值。",
+    "row_mean_not_zero": "你的输出第 {row} 列（第 {row} 个特征）的均值是 {got}，应为 0{hint}",
     "row_variance_not_one": "你的输出第 {row} 列的方差是 {got}，应为 σ²/(σ² + ε) ≈ {want}{hint}",
     "not_shift_invariant": "给每一列加上同一个常数（第 1 列加 3）后，你的输出变了，最大变化 {diff}；应该不变："
                            "减去这一列的均值后，常数会被抵消。",

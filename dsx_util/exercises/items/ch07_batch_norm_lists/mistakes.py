@@ -141,7 +141,36 @@ def batch_norm_lists(x, eps=1e-5):
         return [(v - mu) / (math.sqrt(var + eps) + 0.1) for v in vals]
     return [list(r) for r in zip(*[norm(c) for c in zip(*x)])]
 """),
+    # 评审 r39 的尝试：以前的说明含糊或冤枉了写对的一步
+    ('[[0.0] * H] * B：所有行是同一个列表', ['shared_rows'], """import math
+
+def batch_norm_lists(x, eps=1e-5):
+    B = len(x); H = len(x[0])
+    out = [[0.0] * H] * B
+    for j in range(H):
+        mu = sum(x[i][j] for i in range(B)) / B
+        var = sum((x[i][j] - mu) ** 2 for i in range(B)) / B
+        for i in range(B):
+            out[i][j] = (x[i][j] - mu) / math.sqrt(var + eps)
+    return out
+"""),
+    ('每一行是 tuple（list(zip(*列))）', ['rows_not_lists'], """import math
+
+def batch_norm_lists(x, eps=1e-5):
+    columns = []
+    for col in zip(*x):
+        mu = sum(col) / len(col)
+        var = sum((v - mu) ** 2 for v in col) / len(col)
+        columns.append([(v - mu) / math.sqrt(var + eps) for v in col])
+    return list(zip(*columns))
+"""),
 ]
+
+# 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
+WORDS = {
+    '[[0.0] * H] * B：所有行是同一个列表': ['同一个列表对象', '[[0.0] * H for _ in range(B)]'],
+    '每一行是 tuple（list(zip(*列))）': ['第 1 行是 tuple', 'list(r) for r in zip'],
+}
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
 # 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。

@@ -2,7 +2,7 @@
 """练习 ch08-rms-norm-list 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 
-from ...feedback import Stop, checker, fmt_num, message
+from ...feedback import Stop, checker, fmt_num, fmt_pair, message
 from ...list_checks import as_floats, call_or_stop, combine, first_difference, judge, max_abs_of, mean_of, unchanged
 
 CODES = {
@@ -21,6 +21,10 @@ CODES = {
     "not_scale_invariant": "把输入整体乘以 4 后，你的输出变了，最大变化 {diff}；除了 ε 的微小影响，应该不变：除以均方根后，倍数会被抵消。",
     "gamma_not_featurewise": "把 γ 设成各不相同的值后，第 {pos} 个输出应是 γ = 1 时的 γ[{j}] = {want} 倍，你的是 {got} 倍："
                              "γ 逐个特征相乘。",
+    "eps_squared": "根号里加的是 ε²（ε·ε），不是 ε：分母应是 √(mean(x²) + ε)。ε 本来就很小，ε² 更是几乎等于 0。",
+    "constant_added": "γ = 1 时，你的每个输出都多了同一个常数 {c}（除此之外与输入成正比）{hint}。"
+                      "均方根归一化只把向量除以同一个数，不加任何常数。",
+    "gamma_added": "γ 是加上去的：γ 要乘，yᵢ = γᵢ · xᵢ / √(mean(x²) + ε)。",
 }
 
 
@@ -34,7 +38,7 @@ def _rms_model(values, gamma, eps, center=False, sqrt=True, eps_kind="inside", u
         ms = sum(v * v for v in xs)
     else:
         ms = mean_of([v * v for v in xs])
-    e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-6}[eps_kind]
+    e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-6, "squared": eps * eps}[eps_kind]
     if abs_mean:
         d = ms + e
     elif eps_kind == "outside":
@@ -69,8 +73,22 @@ def _rms_steps(fn, eps):
     want = ms_x / (ms_x + eps)
     ms_y = mean_of([v * v for v in y])
     ratios = [a / b for a, b in zip(y, values)]
+    k = (y[2] - y[1]) / (values[2] - values[1])   # y = k·x + c：c ≠ 0 时每个输出多了同一个常数
+    c = y[2] - k * values[2]
+    if abs(c) > 1e-12 and all(abs(k * v + c - w) <= 1e-9 * (1 + abs(w)) for v, w in zip(values, y)):
+        gamma = [0.5 + 0.5 * j for j in range(h)]
+        yg = run(values, gamma)
+        if yg is not None and all(abs(a - b - (g - 1.0)) <= 1e-9 * (1 + abs(a)) for a, b, g in zip(yg, y, gamma)):
+            return [("gamma_added", CODES["gamma_added"])]
+        hint = "：正好是 ε，ε 应加在均方上、根号里面，不要加到结果上" if abs(c - eps) <= 1e-6 * eps else ""
+        return [("constant_added", message(CODES, "constant_added", c=fmt_num(c), hint=hint))]
     if abs(ms_y / want - 1) > 1e-3:
         hint = "：要除以 √(mean(x²) + ε)。"
+        used = ms_x / ms_y - eps if ms_y > 0 else None   # 输出与输入成正比时，学习者分母的平方减去 ε：他用的均方
+        if used is not None and abs(used - sum(v * v for v in values) / (h - 1)) <= 1e-6 * used:
+            hint = "：均方要除以 H（x² 的平均），你除以了 H−1。"
+        elif used is not None and abs(used - mean_of(values) ** 2) <= 1e-6 * (used + 1e-12):
+            hint = "：你用的是 (x 的平均)²，应为 x² 的平均 mean(x²)：先平方、再平均。"
         if abs(ms_y * h - 1) < 1e-3:
             return [("divided_by_norm", message(CODES, "divided_by_norm", root=fmt_num(math.sqrt(h)),
                                                 ms=fmt_num(ms_y)))]
@@ -78,8 +96,8 @@ def _rms_steps(fn, eps):
                                                     want=fmt_num(want), hint=hint)))
     j = max(range(h), key=lambda k: abs(ratios[k] - ratios[0]))
     if abs(ratios[j] - ratios[0]) > 1e-6 * (1 + abs(ratios[0])):
-        findings.append(("not_proportional", message(CODES, "not_proportional", a=fmt_num(ratios[0]), j=j + 1,
-                                                     b=fmt_num(ratios[j]))))
+        a, b = fmt_pair(ratios[0], ratios[j], digits=4)   # 两个倍数写到看得出不同
+        findings.append(("not_proportional", message(CODES, "not_proportional", a=a, j=j + 1, b=b)))
     y4 = run([v * 4.0 for v in values], ones)
     if y4 is not None:
         d = max_abs_of([a - b for a, b in zip(y4, y)])
@@ -94,6 +112,17 @@ def _rms_steps(fn, eps):
             findings.append(("gamma_not_featurewise", message(CODES, "gamma_not_featurewise", j=k, pos=k + 1,
                                                                want=fmt_num(gamma[k]), got=fmt_num(yg[k] / y[k]))))
     return findings
+
+
+def _probe(fn, gamma, eps_kind, eps=0.25):
+    """用一个大的 ε 调用学习者的函数，看结果是不是 eps_kind 那种写法；出错时算「不是」。"""
+    values = [1.0, -2.0, 3.0, 0.5]
+    try:
+        got = as_floats(call_or_stop(fn, list(values), list(gamma), eps=eps), len(values), "输出")
+    except Stop:
+        return False
+    return all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+               for a, b in zip(got, _rms_model(values, gamma, eps, eps_kind=eps_kind)))
 
 
 @checker(__name__, CODES)
@@ -113,6 +142,8 @@ def check_rms_norm_list(fn):
                             lambda k, v: _RMS_FLAG_CODES[(k, v)])
         found = judge(got, want, variants, CODES,
                        {"eps": eps, "root": fmt_num(math.sqrt(4)), "ms": fmt_num(mean_of([v * v for v in got]))})
+        if found and [c for c, _ in found] == ["no_eps"] and _probe(fn, gamma, "squared"):
+            found = [("eps_squared", CODES["eps_squared"])]   # ε 很小时 ε² 与没有 ε 分不开：用大的 ε 再试一次
         if found is None:
             found = _rms_steps(fn, eps) or [first_difference(got, want)]
         if found or changed:

@@ -81,7 +81,7 @@ def rms_norm_list(values, gamma, eps=1e-6):
     d = math.sqrt(sum((v - mu) ** 2 for v in values) / len(values) + eps)
     return [(v - mu) / d for v in values]
 """),
-    ('输出整体加了 0.1', ['row_rms_not_one', 'not_proportional', 'gamma_not_featurewise'], """import math
+    ('输出整体加了 0.1', ['constant_added'], """import math
 
 
 def rms_norm_list(values, gamma, eps=1e-6):
@@ -113,7 +113,54 @@ def rms_norm_list(values, gamma, eps=1e-6):
     d = math.sqrt(ms + eps)
     return [v / d + g - 1.0 for v, g in zip(values, gamma)]
 """),
+    ('每个数除以自己的绝对值（逐个变换）', ['not_proportional'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    return [g * v / math.sqrt(v * v + eps) for v, g in zip(values, gamma)]
+"""),
+    # 评审 r39 的尝试：以前的说明含糊或冤枉了写对的一步
+    ('根号里加的是 ε²', ['eps_squared'], """import math
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    return [g * v / math.sqrt(ms + eps * eps) for v, g in zip(values, gamma)]
+"""),
+    ('ε 加到了每个输出上', ['constant_added'], """import math
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    return [g * v / math.sqrt(ms) + eps for v, g in zip(values, gamma)]
+"""),
+    ('均方除以了 H−1', ['row_rms_not_one'], """import math
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / (len(values) - 1)
+    return [g * v / math.sqrt(ms + eps) for v, g in zip(values, gamma)]
+"""),
+    ('用了 (x 的平均)²', ['row_rms_not_one'], """import math
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    m = sum(values) / len(values)
+    return [g * v / math.sqrt(m * m + eps) for v, g in zip(values, gamma)]
+"""),
+    ('γ 是加上去的', ['gamma_added'], """import math
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    return [v / math.sqrt(ms + eps) + g for v, g in zip(values, gamma)]
+"""),
 ]
+
+# 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
+WORDS = {
+    '根号里加的是 ε²': ['ε²', '√(mean(x²) + ε)'],
+    'ε 加到了每个输出上': ['同一个常数', '正好是 ε', '根号里面'],
+    '均方除以了 H−1': ['除以了 H−1'],
+    '用了 (x 的平均)²': ['(x 的平均)²', '先平方、再平均'],
+    'γ 是加上去的': ['γ 是加上去的', 'γ 要乘'],
+    '输出整体加了 0.1': ['同一个常数 0.1'],
+}
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
 # 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。

@@ -14,7 +14,31 @@ CODES = {
     "variance_not_shift_invariant": "每个数都加上 100 之后，方差从 {before} 变成了 {after}，应该不变：方差只看各个数离均值有多远。",
     "variance_not_quadratic": "每个数都乘以 3 之后，方差应变为 3² = 9 倍，你的变为 {ratio} 倍{hint}。",
     "variance_wrong_divisor": "偏差平方和对了，分母不对：应除以 H = {h}，你的相当于除以 {got}。",
+    "no_return": "你的函数没有返回值（返回的是 None）：是不是忘了写 return？算出方差后 return 它。",
+    "welford_update": "像是 Welford 算法的更新写错了：M2 要加 d·(x − 更新后的均值)，你加的是 d²（d = x − 更新前的均值）。",
+    "shifted_sum_not_divided": "像是平移公式（先减去同一个数 K，例如第一个数：d = x − K）少除了一个 H："
+                               "方差 = (Σd² − (Σd)²/H) / H，你的是 (Σd² − (Σd)²) / H。",
+    "negative_variance": "你的方差是负数（{got}）：方差是偏差平方的平均，不会小于 0。检查公式里减去的那一项。",
+    "missing_term": "偏差平方和少了一项：第 {pos} 个数的 (x − μ)² 没有加进去（{hint}）。分母 H 是对的。",
 }
+
+
+def _welford_d_squared(values):
+    """Welford 算法的常见写错：M2 加的是 d²（d 用更新前的均值），不是 d·(x − 更新后的均值)。"""
+    n, mean, m2 = 0, 0.0, 0.0
+    for x in values:
+        n += 1
+        d = x - mean
+        mean += d / n
+        m2 += d * d
+    return m2 / n
+
+
+def _shifted_not_divided(values):
+    """平移公式 (Σd² − (Σd)²/H) / H 少除了一个 H：(Σd² − (Σd)²) / H，d = x − 第一个数。"""
+    k = values[0]
+    s1 = sum(v - k for v in values)
+    return (sum((v - k) ** 2 for v in values) - s1 * s1) / len(values)
 
 
 def _var_steps(fn, values):
@@ -38,10 +62,23 @@ def _var_steps(fn, values):
         hint = "：像是没有平方（例如用了绝对值）" if abs(r - 3.0) < 1e-6 else ""
         findings.append(("variance_not_quadratic", message(CODES, "variance_not_quadratic", ratio=fmt_num(r),
                                                            hint=hint)))
+    if base is not None and base < 0:
+        return [("negative_variance", message(CODES, "negative_variance", got=fmt_num(base)))]
     if base and not findings:
-        ss = sum((v - mean_of(values)) ** 2 for v in values)
-        findings.append(("variance_wrong_divisor", message(CODES, "variance_wrong_divisor", h=len(values),
-                                                           got=fmt_num(ss / base))))
+        h = len(values)
+        terms = [(v - mean_of(values)) ** 2 for v in values]
+        missing = [i for i in range(h) if abs(base * h - (sum(terms) - terms[i])) < 1e-9 * sum(terms)]
+        other = [v * v * 0.5 - v for v in values]   # 同样长、分布不同：分母是否真的只差一个固定的数
+        second = one(other)
+        div = sum(terms) / base
+        div2 = sum((v - mean_of(other)) ** 2 for v in other) / second if second else None
+        if missing:
+            i = missing[0]
+            hint = "是不是用了 values[1:] 或 range(1, H)？" if i == 0 else ("是不是少循环了一次？" if i == h - 1 else "")
+            findings.append(("missing_term", message(CODES, "missing_term", pos=i + 1, hint=hint or "检查循环的范围")))
+        elif div2 is not None and abs(div - div2) < 1e-9 * div and abs(div - round(div)) < 1e-9 * div and div >= 1:
+            # 两组数的“等效分母”相同，且是正整数：分子（偏差平方和）确实对了，只有分母不对
+            findings.append(("variance_wrong_divisor", message(CODES, "variance_wrong_divisor", h=h, got=round(div))))
     return findings
 
 
@@ -52,7 +89,10 @@ def check_stable_var(fn):
     big = [1e9 + v for v in (0.5, 1.5, 2.5, 4.0, 6.5)]
     for values in (small, big):
         given = list(values)
-        (got,) = as_floats([call_or_stop(fn, given)], 1, "返回值")
+        got = call_or_stop(fn, given)
+        if got is None:
+            return [("no_return", CODES["no_return"])]
+        (got,) = as_floats([got], 1, "返回值")
         changed = unchanged(values, given, "列表")
         want = var_of(values)
         if math.isclose(got, want, rel_tol=1e-6):
@@ -60,7 +100,9 @@ def check_stable_var(fn):
                 return changed
             continue
         variants = {("unbiased_var",): [var_of(values, unbiased=True)], ("returned_std",): [math.sqrt(want)],
-                    ("unbiased_var", "returned_std"): [math.sqrt(var_of(values, unbiased=True))]}
+                    ("unbiased_var", "returned_std"): [math.sqrt(var_of(values, unbiased=True))],
+                    ("welford_update",): [_welford_d_squared(values)],
+                    ("shifted_sum_not_divided",): [_shifted_not_divided(values)]}
         found = judge([got], [want], variants, CODES)
         if found is None and values is big:
             w, g = fmt_pair(want, got)

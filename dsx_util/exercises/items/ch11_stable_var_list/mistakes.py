@@ -32,11 +32,52 @@ NOVEL = [
     ('没减均值（x² 的平均）', ['variance_of_constant_not_zero', 'variance_not_shift_invariant'], """def stable_var(values):
     return sum(v * v for v in values) / len(values)
 """),
+    # 评审 r39 的尝试：以前说「偏差平方和对了，分母不对」，而错的是分子
+    ('平移公式里 (Σd)² 少除了 H（方差是负数）', ['shifted_sum_not_divided'], """def stable_var(values):
+    k = values[0]
+    n = len(values)
+    s1 = sum(v - k for v in values)
+    s2 = sum((v - k) ** 2 for v in values)
+    return (s2 - s1 * s1) / n
+"""),
+    ('偏差平方和漏了第一个数（values[1:]）', ['missing_term'], """def stable_var(values):
+    mean = sum(values) / len(values)
+    return sum((v - mean) ** 2 for v in values[1:]) / len(values)
+"""),
+    ('Welford 的 M2 加了 d²', ['welford_update'], """def stable_var(values):
+    n = 0
+    mean = 0.0
+    m2 = 0.0
+    for x in values:
+        n += 1
+        d = x - mean
+        mean += d / n
+        m2 += d * d
+    return m2 / n
+"""),
+    ('忘了 return（返回 None）', ['no_return'], """def stable_var(values):
+    mean = sum(values) / len(values)
+    var = sum((v - mean) ** 2 for v in values) / len(values)
+"""),
+    ('方差是负数（减去的一项太大）', ['negative_variance'], """def stable_var(values):
+    mean = sum(values) / len(values)
+    return sum((v - mean) ** 2 for v in values) / len(values) - sum(v * v for v in values)
+"""),
     ('除以 H²', ['variance_wrong_divisor'], """def stable_var(values):
     m = sum(values) / len(values)
     return sum((v - m) ** 2 for v in values) / len(values) ** 2
 """),
 ]
+
+# 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
+WORDS = {
+    '平移公式里 (Σd)² 少除了 H（方差是负数）': ["(Σd)²/H"],
+    '偏差平方和漏了第一个数（values[1:]）': ["少了一项", "第 1 个数", "values[1:]", "分母 H 是对的"],
+    'Welford 的 M2 加了 d²': ["Welford", "更新后的均值"],
+    '忘了 return（返回 None）': ["return", "None"],
+    '方差是负数（减去的一项太大）': ["负数"],
+    '除以 H²': ["相当于除以 25"],
+}
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
 # 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。

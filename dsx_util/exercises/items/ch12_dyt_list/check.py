@@ -15,6 +15,10 @@ CODES = {
     "gamma_inside": "γ 放进了 tanh 里面（tanh(γ·α·x)）：γ 乘在 tanh 外面，γ·tanh(α·x) + β。",
     "sigmoid_not_tanh": "你用的是 sigmoid 1/(1 + e^(−z))（值在 0 和 1 之间），不是 tanh（值在 −1 和 1 之间）：DyT 取 tanh(α·x)，用 math.tanh。",
     "normalized_first": "你先对输入做了标准化（减均值、除以标准差）：DyT 不算任何统计量，直接对每个 xᵢ 取 tanh(α·xᵢ)。",
+    "alpha_divides": "像是 tanh(x / α)：α 要乘到输入上，tanh(α·x)，不是除。",
+    "alpha_twice": "α 用了两次（tanh(α²·x)）：α 只乘一次，tanh(α·x)。",
+    "gamma_mean_for_all": "γ 要逐分量使用（第 i 个分量乘 γᵢ）：你对所有分量乘了同一个数（γ 的平均）。",
+    "gamma_first_for_all": "γ 要逐分量使用（第 i 个分量乘 γᵢ）：你对所有分量都乘了 γ[0]。",
     "not_elementwise": "只改第 1 个输入（{before} → {after}），别的位置的输出也变了（第 {pos} 个变化了 {diff}）："
                        "DyT 逐个分量计算，每个输出只取决于同一位置的输入。",
     "not_saturating": "α = 1、γ = 1、β = 0 时，输入 {x} 的输出应约为 tanh({x}) = {want}，你的是 {got}：tanh 把很大的输入压到 ±1 以内。",
@@ -22,8 +26,10 @@ CODES = {
 
 
 def _model(values, alpha, gamma, beta, use_gamma=True, use_beta=True, alpha_kind="inside", beta_inside=False,
-           swapped=False, normalize=False, gamma_inside=False, sigmoid=False):
+           swapped=False, normalize=False, gamma_inside=False, sigmoid=False, gamma_kind="each"):
     xs = list(values)
+    if gamma_kind != "each":   # 所有分量乘同一个数：γ 的平均或 γ[0]
+        gamma = [sum(gamma) / len(gamma) if gamma_kind == "mean" else gamma[0]] * len(gamma)
     if normalize:
         mu = sum(xs) / len(xs)
         sd = math.sqrt(sum((v - mu) ** 2 for v in xs) / len(xs) + 1e-5)
@@ -31,7 +37,7 @@ def _model(values, alpha, gamma, beta, use_gamma=True, use_beta=True, alpha_kind
     g, b = (beta, gamma) if swapped else (gamma, beta)
     out = []
     for v, gi, bi in zip(xs, g, b):
-        a = alpha if alpha_kind == "inside" else 1.0
+        a = {"inside": alpha, "divides": 1.0 / alpha, "squared": alpha * alpha}.get(alpha_kind, 1.0)
         inner = a * v * (gi if gamma_inside and use_gamma else 1.0) + (bi if beta_inside and use_beta else 0.0)
         squash = 1.0 / (1.0 + math.exp(-inner)) if sigmoid else math.tanh(inner)
         t = squash * (alpha if alpha_kind == "outside" else 1.0)
@@ -42,7 +48,9 @@ def _model(values, alpha, gamma, beta, use_gamma=True, use_beta=True, alpha_kind
 _FLAG_CODES = {("use_gamma", False): "no_gamma", ("use_beta", False): "no_beta", ("alpha_kind", "outside"): "alpha_outside",
                ("alpha_kind", "one"): "no_alpha", ("beta_inside", True): "beta_inside", ("swapped", True): "gamma_beta_swapped",
                ("normalize", True): "normalized_first", ("gamma_inside", True): "gamma_inside",
-               ("sigmoid", True): "sigmoid_not_tanh"}
+               ("sigmoid", True): "sigmoid_not_tanh", ("alpha_kind", "divides"): "alpha_divides",
+               ("alpha_kind", "squared"): "alpha_twice", ("gamma_kind", "mean"): "gamma_mean_for_all",
+               ("gamma_kind", "first"): "gamma_first_for_all"}
 
 
 def _steps(fn):
@@ -85,7 +93,8 @@ def check_dyt_list(fn):
         got = as_floats(call_or_stop(fn, given[0], alpha, given[1], given[2]), len(values), "输出")
         changed = unchanged((values, gamma, beta), given, "列表（values、gamma 或 beta）")
         want = _model(values, alpha, gamma, beta)
-        flags = {"use_gamma": [True, False], "use_beta": [True, False], "alpha_kind": ["inside", "outside", "one"],
+        flags = {"use_gamma": [True, False], "use_beta": [True, False],
+                 "alpha_kind": ["inside", "outside", "one", "divides", "squared"], "gamma_kind": ["each", "mean", "first"],
                  "beta_inside": [False, True], "swapped": [False, True], "normalize": [False, True],
                  "gamma_inside": [False, True], "sigmoid": [False, True]}
         variants = combine(flags, {k: v[0] for k, v in flags.items()},

@@ -46,8 +46,38 @@ def dyt_list(values, alpha, gamma, beta):
     return [g * math.tanh(alpha * v / m) + b for v, g, b in zip(values, gamma, beta)]
 '''),
     ("用了没有饱和的近似 tanh(x) ≈ x", ["not_saturating"], _DYT.format(y="g * (alpha * v) + b")),
+    # 评审 r39 的尝试：以前只说「输出第 1 个值应为 …，你的是 …」
+    ('tanh(x / α)：α 做了除数', ['alpha_divides'], """import math
+
+def dyt_list(values, alpha, gamma, beta):
+    return [g * math.tanh(v / alpha) + b for v, g, b in zip(values, gamma, beta)]
+"""),
+    ('所有分量乘 γ 的平均', ['gamma_mean_for_all'], """import math
+
+def dyt_list(values, alpha, gamma, beta):
+    return [sum(gamma) / len(gamma) * math.tanh(alpha * v) + b for v, b in zip(values, beta)]
+"""),
+    ('α 用了两次（tanh(α²·x)）', ['alpha_twice'], """import math
+
+def dyt_list(values, alpha, gamma, beta):
+    return [g * math.tanh(alpha * alpha * v) + b for v, g, b in zip(values, gamma, beta)]
+"""),
+    ('所有分量乘 γ[0]', ['gamma_first_for_all'], """import math
+
+
+def dyt_list(values, alpha, gamma, beta):
+    return [gamma[0] * math.tanh(alpha * v) + b for v, b in zip(values, beta)]
+"""),
 ]
 
+
+# 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
+WORDS = {
+    'tanh(x / α)：α 做了除数': ['tanh(x / α)', 'tanh(α·x)'],
+    '所有分量乘 γ 的平均': ['逐分量', 'γ 的平均'],
+    'α 用了两次（tanh(α²·x)）': ['α 用了两次'],
+    '所有分量乘 γ[0]': ['逐分量', 'γ[0]'],
+}
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
 # 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。

@@ -14,7 +14,6 @@ CODES = {
     "sigma_sqrt": "你对 sigma 开了平方根：sigma 已经是标准差 √(σ² + ε)，直接除以它。",
     "eps_added": "你又加了一次 ε（√(sigma² + ε)）：冻结的 sigma 里已经含有 ε，直接除以 sigma。",
     "eps_added_to_sigma": "你在 sigma 上又加了 ε（sigma + ε）：冻结的 sigma 里已经含有 ε，直接除以 sigma。",
-    "rows_not_lists": "外层是列表，但第 {row} 行是 {kind}：每一行也要是列表（例如 list(...) 或列表推导式 [...]）。",
     "multiplied_by_sigma": "你乘了 sigma：应该除以 sigma。",
     "no_gamma": "结果没有乘缩放参数 γ：每个特征要乘同一位置的 γᵢ。",
     "no_beta": "结果没有加平移参数 β：乘完 γ 之后还要加同一位置的 βᵢ。",
@@ -140,7 +139,7 @@ def check_frozen_sigma_norm(fn):
         if isinstance(value, list):
             odd = next((i for i, r in enumerate(value) if isinstance(r, tuple)), None)
             if odd is not None:   # 外层是列表、行是元组：说清楚是哪一层不对
-                raise Stop([("rows_not_lists", message(CODES, "rows_not_lists", row=odd + 1, kind="tuple（元组）"))])
+                raise Stop([("rows_not_lists", message(None, "rows_not_lists", row=odd + 1))])
         got = as_rows(value, (len(x), len(x[0])))
         changed = unchanged((x, gamma, beta), given, "列表（rows、gamma 或 beta）")
         want = _model(x, sigma, gamma, beta)

@@ -1,0 +1,60 @@
+"""评审 r39 找到的误导（M）或含糊（V）的说明改好之后：说明说出真正错的那一步，不冤枉写对的那一步。
+
+每道网页练习的 mistakes.py 里，WORDS 为 MISTAKES / NOVEL 里的尝试写明说明里必须有的词；代码由
+tests/test_exercise_layout.py、test_inpage_checks.py 核对，网页里的说明与 CPython 相同由 test_inpage_browser.py 核对。
+"""
+import importlib
+import re
+
+import pytest
+
+from dsx_util.exercises import list_checks
+from dsx_util.exercises.catalog import EXERCISES, get_exercise
+
+IN_PAGE = [ex for ex in EXERCISES if ex.in_page]
+
+
+def _mistakes(ex):
+    return importlib.import_module(f"dsx_util.exercises.items.{ex.id.replace('-', '_')}.mistakes")
+
+
+def _attempts(ex):
+    m = _mistakes(ex)
+    return list(m.MISTAKES) + list(getattr(m, "NOVEL", []))
+
+
+CASES = [(ex.id, what, codes, source, _mistakes(ex).WORDS[what])
+         for ex in IN_PAGE for what, codes, source in _attempts(ex) if what in getattr(_mistakes(ex), "WORDS", {})]
+
+
+def _run(ex_id, source):
+    ex = get_exercise(ex_id)
+    return list_checks.run_source(source, ex.checker, ex.entry)
+
+
+@pytest.mark.parametrize("ex_id,what,codes,source,words", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_the_message_names_the_actual_mistake(ex_id, what, codes, source, words):
+    result = _run(ex_id, source)
+    assert result["codes"] == codes, (what, result["messages"])
+    text = "\n".join(result["messages"])
+    for word in words:
+        assert word in text, (what, word, text)
+
+
+def test_every_words_entry_belongs_to_an_attempt():
+    assert len(CASES) >= 25
+    for ex in IN_PAGE:
+        described = {what for what, _, _ in _attempts(ex)}
+        assert set(getattr(_mistakes(ex), "WORDS", {})) <= described, ex.id
+
+
+def test_an_equivalent_denominator_is_a_positive_whole_number():
+    """「相当于除以 X」只在分子（偏差平方和）真的对了时出现：X 总是正整数（以前出现过 −1、5.936、7.143）。"""
+    seen = 0
+    for ex in IN_PAGE:
+        for what, _, source in _attempts(ex):
+            for message in _run(ex.id, source)["messages"]:
+                for x in re.findall(r"相当于除以 ([^。，；（]+)", message):
+                    seen += 1
+                    assert x.isdigit() and int(x) > 0, (ex.id, what, message)
+    assert seen >= 2
