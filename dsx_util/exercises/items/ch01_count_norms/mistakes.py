@@ -27,12 +27,12 @@ NOVEL = [
     ('把输出头也算成一个层归一化', ['wrong_count'], _src("2 * blocks + 2", "(2 * blocks + 2) * 2 * dim")),
     # 评审 r39 的尝试：以前说「数一数每个块里有几个」「检查拼写」，而公式和拼写都对
     ('读了 cfg["n_heads"] 而不是 n_layers', ['wrong_key'], """def count_norms(cfg):
-    n = 2 * cfg["n_heads"] + 1
-    return n, n * 2 * cfg["emb_dim"]
+    count = 2 * cfg["n_heads"] + 1
+    return count, count * 2 * cfg["emb_dim"]
 """),
     ('用 cfg.n_layers 取字典的值', ['raised'], """def count_norms(cfg):
-    n = 2 * cfg.n_layers + 1
-    return n, n * 2 * cfg.emb_dim
+    count = 2 * cfg.n_layers + 1
+    return count, count * 2 * cfg.emb_dim
 """),
 ]
 

@@ -16,7 +16,7 @@ CODES = {
     "variance_wrong_divisor": "偏差平方和对了，分母不对：应除以 H = {h}，你的相当于除以 {got}。",
     "no_return": "你的函数没有返回值（返回的是 None）：是不是忘了写 return？算出方差后 return 它。",
     "welford_update": "像是 Welford 算法的更新写错了：M2 要加 d·(x − 更新后的均值)，你加的是 d²（d = x − 更新前的均值）。",
-    "shifted_sum_not_divided": "像是平移公式（先减去同一个数 K，例如第一个数：d = x − K）少除了一个 H："
+    "shifted_sum_not_divided": "像是平移的算法（先减去同一个数 K，例如第一个数：d = x − K）少除了一个 H："
                                "方差 = (Σd² − (Σd)²/H) / H，你的是 (Σd² − (Σd)²) / H。",
     "negative_variance": "你的方差是负数（{got}）：方差是偏差平方的平均，不会小于 0。检查公式里减去的那一项。",
     "missing_term": "偏差平方和少了一项：第 {pos} 个数的 (x − μ)² 没有加进去（{hint}）。分母 H 是对的。",

@@ -35,25 +35,25 @@ NOVEL = [
     # 评审 r39 的尝试：以前说「偏差平方和对了，分母不对」，而错的是分子
     ('平移公式里 (Σd)² 少除了 H（方差是负数）', ['shifted_sum_not_divided'], """def stable_var(values):
     k = values[0]
-    n = len(values)
+    h = len(values)
     s1 = sum(v - k for v in values)
     s2 = sum((v - k) ** 2 for v in values)
-    return (s2 - s1 * s1) / n
+    return (s2 - s1 * s1) / h
 """),
     ('偏差平方和漏了第一个数（values[1:]）', ['missing_term'], """def stable_var(values):
     mean = sum(values) / len(values)
     return sum((v - mean) ** 2 for v in values[1:]) / len(values)
 """),
     ('Welford 的 M2 加了 d²', ['welford_update'], """def stable_var(values):
-    n = 0
+    h = 0
     mean = 0.0
     m2 = 0.0
     for x in values:
-        n += 1
+        h += 1
         d = x - mean
-        mean += d / n
+        mean += d / h
         m2 += d * d
-    return m2 / n
+    return m2 / h
 """),
     ('忘了 return（返回 None）', ['no_return'], """def stable_var(values):
     mean = sum(values) / len(values)
