@@ -390,19 +390,3 @@ def visited(request, browser, site_url):
     yield page
     if request.node.get_closest_marker("changes_page"):
         VISITS.close()
-
-
-def named_alone(result, code, absent=()):
-    """模块类检查器的编目错误：结论只有这一个代码；说明是一行中文，不含 absent 里的代码写法。"""
-    import re
-    assert not result.passed and result.codes == [code], result.text()
-    msg = result.messages[0]
-    assert re.search(r"[\u4e00-\u9fff]", msg) and msg.count("\n") <= 1
-    assert not [a for a in absent if a in msg], msg
-
-
-def every_code_has_a_case(faulty, step_codes, codes):
-    """模块类检查器的每个代码都有一个犯了它的实现（faulty：代码 -> 实现）；逐步诊断的代码（step_codes）另有测试。
-    通用代码（说明在 feedback.MESSAGES）也算。"""
-    assert set(faulty) | step_codes == set(codes) | {"not_done", "raised", "timeout", "wrong_output"}
-    assert not set(faulty) & step_codes

@@ -13,6 +13,12 @@ from dsx_util.exercises import check_batch_norm
 from dsx_util.exercises import check_layer_norm
 from dsx_util.exercises import check_rms_norm
 from dsx_util.exercises import check_mean_var
+from dsx_util.exercises.items.ch03_mean_var.check import CODES as STATS_CODES
+from dsx_util.exercises.items.ch03_mean_var.mistakes import MISTAKES as STATS_MISTAKES
+from dsx_util.exercises.items.ch07_batch_norm.check import CODES as BN_CODES
+from dsx_util.exercises.items.ch07_batch_norm.mistakes import MISTAKES as BN_MISTAKES
+from dsx_util.exercises.items.ch08_rms_norm.check import CODES as RMS_CODES
+from dsx_util.exercises.items.ch08_rms_norm.mistakes import MISTAKES as RMS_MISTAKES
 
 # 各检查器目录里的错误代码（逐步诊断绝不能报出这些，除非代码真的犯了那种错）
 LN_CATALOGUE = {"unbiased_variance", "eps_outside_sqrt", "eps_missing", "wrong_dim", "missing_keepdim",
@@ -238,3 +244,36 @@ def test_novel_mistakes_get_the_right_step(kind, name):
     msg = r.messages[r.codes.index(code)]
     assert word in msg and has_numbers(msg), msg
     assert all("\n" not in m for m in r.messages)
+
+# ---------------------------------------------------------------- 编目的错误（三道模块类练习的 mistakes.py）
+# 检查器 -> (检查函数, 代码表, 编目的错误, 逐步诊断的代码（上面用目录之外的错误演示）, 说明里不该出现的代码写法)
+CATALOGUED = {
+    "batch_norm": (check_batch_norm, BN_CODES, BN_MISTAKES, {"feature_mean_not_zero", "feature_variance_not_one", "not_shift_invariant", "features_mixed"}, ["unbiased=", "dim=0"]),
+    "rms_norm": (check_rms_norm, RMS_CODES, RMS_MISTAKES, {"row_rms_not_one", "not_proportional", "not_scale_invariant", "gamma_not_featurewise", "rows_mixed"}, ["keepdim=True", "sqrt("]),
+    "mean_var": (check_mean_var, STATS_CODES, STATS_MISTAKES, {"mean_of_constant_wrong", "mean_not_shift_equivariant", "variance_of_constant_not_zero",
+              "variance_not_shift_invariant", "variance_not_quadratic", "rows_mixed"}, ["unbiased=False", "keepdim=True"]),
+}
+
+
+def faulty(kind):
+    """代码 -> 犯了它的实现（错误写法在练习文件夹的 mistakes.py 里）。"""
+    return {codes[0]: attempt for _, codes, attempt in CATALOGUED[kind][2]}
+
+
+@pytest.mark.parametrize("kind", sorted(CATALOGUED))
+def test_every_code_has_a_faulty_implementation(kind):
+    """每个代码都有一个犯了它的实现；通用代码（说明在 feedback.MESSAGES）也算，逐步诊断的代码另有上面的测试。"""
+    _, codes, _, steps, _ = CATALOGUED[kind]
+    assert set(faulty(kind)) | steps == set(codes) | {"not_done", "raised", "timeout", "wrong_output"}
+    assert not set(faulty(kind)) & steps
+
+
+@pytest.mark.parametrize("kind, code", [(k, c) for k in sorted(CATALOGUED) for c in sorted(faulty(k))])
+def test_each_mistake_is_named(kind, code):
+    """编目的错误：结论只有这一个代码；说明是一行中文，不含代码写法。"""
+    check, _, _, _, absent = CATALOGUED[kind]
+    r = check(faulty(kind)[code], timeout=1.0, show=False)
+    assert not r.passed and r.codes == [code], r.text()
+    msg = r.messages[0]
+    assert re.search(r"[\u4e00-\u9fff]", msg) and msg.count("\n") <= 1
+    assert not [a for a in absent if a in msg], msg

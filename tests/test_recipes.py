@@ -5,9 +5,8 @@
 每个函数的名字与注释对应菜谱的那一步。照做菜谱要构建本书、运行各层测试，这几个测试属于慢层（CI 的 make test 运行它们）；
 解析菜谱与「样式都列出来了」的检查在单元层。
 
-「加一章（有一道练习）」还没有照做的测试：它的第 4 步就是「加一道练习」，那个菜谱随 issue 31 的练习框架一起重写（照做的测试在
-tests/test_recipes_exercises.py）；复制一道现有练习的文件夹不是一道合格的新练习（检查函数重名、变异体表等），
-合并之后把两边的步骤接起来。
+「加一章（有一道练习）」的第 4 步是「加一道练习」的做法一（纯 Python 的网页练习，tests/test_recipes_exercises.py 单独照做过），
+这里把它接在「加一章」的步骤后面：新练习属于新的一章。
 """
 import json
 import re
@@ -98,6 +97,48 @@ def test_add_a_chapter_without_exercises(tmp_path):
     for command in checks:                # 4. 检查
         tree.run(command)
     assert tree.changed() == files
+
+
+def step4_add_an_in_page_exercise(tree, chapter):
+    """「加一章（有一道练习）」第 4 步 = 「加一道练习」做法一：复制样板文件夹，改 TITLE、CHAPTER、CHECKER 与检查函数名，
+    在 ORDER 里加上 id。返回新文件夹的路径（相对仓库）。"""
+    import shutil
+    items = tree.root / "dsx_util" / "exercises" / "items"
+    folder, new_id = f"{chapter}_std_ratio", f"{chapter.replace('_', '-')}-std-ratio"
+    shutil.copytree(items / "ch06_std_ratio", items / folder)                       # 1. cp -r
+    init = (items / folder / "__init__.py").read_text(encoding="utf-8")           # 2. TITLE、CHAPTER、CHECKER
+    old_checker = re.search(r'CHECKER = "(\w+)"', init).group(1)
+    new_checker = f"check_{folder}"
+    init = re.sub(r'CHAPTER = "\w+"', f'CHAPTER = "{chapter}"', init)
+    init = init.replace('TITLE = "', 'TITLE = "（示例章）', 1).replace(f'CHECKER = "{old_checker}"', f'CHECKER = "{new_checker}"')
+    (items / folder / "__init__.py").write_text(init, encoding="utf-8")
+    check = (items / folder / "check.py").read_text(encoding="utf-8")
+    (items / folder / "check.py").write_text(check.replace(f"def {old_checker}(", f"def {new_checker}("), encoding="utf-8")
+    tree.edit("dsx_util/exercises/items/__init__.py",                              # 3. ORDER
+              lambda t: t.replace('    "ch13-frozen-sigma-norm",\n', f'    "ch13-frozen-sigma-norm",\n    "{new_id}",\n'))
+    return f"dsx_util/exercises/items/{folder}/", sorted(p.name for p in (items / "ch06_std_ratio").iterdir()
+                                                        if p.is_file())
+
+
+@pytest.mark.slow
+def test_add_a_chapter_with_one_exercise(tmp_path):
+    commands, files = recipe("加一章（有一道练习）")
+    generate, *checks = commands
+    assert generate.startswith(".venv/bin/python -m dsx_book.new_chapter") and generate.endswith("--exercises")
+    tree = RecipeTree(tmp_path)
+    tree.run(generate)                    # 1. 按模板生成笔记本（带「## 练习」标记）
+    write_chapter_body(tree)              # 2、3. _toc.yml、正文、测试文件
+    folder, template_files = step4_add_an_in_page_exercise(tree, CHAPTER)   # 4. 加一道练习
+    for command in checks:                # 5. 检查（make sync 把练习生成进章节）
+        tree.run(command)
+    changed = tree.changed()
+    in_folder = {c for c in changed if c.startswith(folder)}
+    assert sorted(c.removeprefix(folder) for c in in_folder) == template_files   # 练习文件夹：与样板同样的文件
+    listed = {f for f in files if not f.endswith("/")}
+    assert any(f.startswith("dsx_util/exercises/items/ch14_example_") for f in files)   # 菜谱写了练习文件夹
+    assert changed - in_folder == listed, (sorted(changed - in_folder), sorted(listed))
+    nb = (tree.root / "book" / f"{CHAPTER}.ipynb").read_text(encoding="utf-8")
+    assert "ch14-example-std-ratio-check" in nb       # 练习真的生成进了新的一章
 
 
 @pytest.mark.slow

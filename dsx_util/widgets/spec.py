@@ -17,14 +17,24 @@ def default_input(h=DEFAULT_H, seed=DEFAULT_SEED):
     return [round(0.8 + 1.5 * rng.gauss(0.0, 1.0), 4) for _ in range(h)]
 
 
+
+def slider(label, lo, hi, step, value):
+    """一个滑块的规格：标签、范围、步长、初始值（两种视图都按它画滑块）。"""
+    return {"label": label, "min": lo, "max": hi, "step": step, "value": value}
+
+
+def eps_slider(lo, hi, step):
+    """ε 的滑块：对数刻度（滑块的值是以 10 为底的指数），从 PyTorch 的默认 ε = 1e-5 开始。"""
+    return slider("ε（对数刻度）", lo, hi, step, -5.0)
+
+
 LAYER_NORM_SPEC = {
     "kind": "layer_norm",
     "title": "层归一化探索器：缩放参数 γ、平移参数 β 与 ε",
     "controls": {
-        "gamma": {"label": "γ（全部特征）", "min": -3.0, "max": 3.0, "step": 0.01, "value": 1.0},
-        "beta": {"label": "β（全部特征）", "min": -5.0, "max": 5.0, "step": 0.01, "value": 0.0},
-        # ε 用对数刻度：滑块的值是以 10 为底的指数
-        "log_eps": {"label": "ε（对数刻度）", "min": -12.0, "max": 0.0, "step": 0.5, "value": -5.0},
+        "gamma": slider("γ（全部特征）", -3.0, 3.0, 0.01, 1.0),
+        "beta": slider("β（全部特征）", -5.0, 5.0, 0.01, 0.0),
+        "log_eps": eps_slider(-12.0, 0.0, 0.5),
         "per_feature": {"label": "逐特征编辑 γ、β", "value": False},
         "feature": {"label": "特征序号 j", "value": 0},
         "gamma_j": {"label": "γ[j]"},
@@ -134,13 +144,12 @@ NORM_GEOMETRY_SPEC = {
     "kind": "norm_geometry",
     "title": "几何探索器（H = 3）：层归一化 = 投影到平面 + 缩放到圆上；RMSNorm = 只缩放到球面上",
     "controls": {
-        "x1": {"label": "x₁", "min": -3.0, "max": 3.0, "step": 0.05, "value": 2.0},
-        "x2": {"label": "x₂", "min": -3.0, "max": 3.0, "step": 0.05, "value": 1.0},
-        "x3": {"label": "x₃", "min": -3.0, "max": 3.0, "step": 0.05, "value": 0.5},
-        "alpha": {"label": "缩放 α", "min": 0.1, "max": 3.0, "step": 0.05, "value": 1.0},
-        "shift": {"label": "平移 c", "min": -3.0, "max": 3.0, "step": 0.05, "value": 0.0},
-        # ε 用对数刻度：滑块的值是以 10 为底的指数
-        "log_eps": {"label": "ε（对数刻度）", "min": -6.0, "max": 1.0, "step": 0.1, "value": -5.0},
+        "x1": slider("x₁", -3.0, 3.0, 0.05, 2.0),
+        "x2": slider("x₂", -3.0, 3.0, 0.05, 1.0),
+        "x3": slider("x₃", -3.0, 3.0, 0.05, 0.5),
+        "alpha": slider("缩放 α", 0.1, 3.0, 0.05, 1.0),
+        "shift": slider("平移 c", -3.0, 3.0, 0.05, 0.0),
+        "log_eps": eps_slider(-6.0, 1.0, 0.1),
     },
     "presets": {
         "reset": {"label": "重置", "x": [2.0, 1.0, 0.5], "alpha": 1.0, "shift": 0.0, "log_eps": -5.0},
