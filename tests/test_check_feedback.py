@@ -5,10 +5,7 @@ import re
 
 import pytest
 
-import test_check_batch_norm as bn_tests
 import test_check_layer_norm as ln_tests
-import test_check_rms_norm as rms_tests
-import test_check_stats as stats_tests
 import test_check_steps as step_tests
 from dsx_util.exercises.items.ch03_mean_var import mistakes as stats_mistakes
 from dsx_util.exercises.items.ch05_layer_norm import mistakes as ln_mistakes
@@ -30,12 +27,10 @@ LEAD_IN = "Python 的报错是 "
 def cases():
     for code, impl in ln_tests.FAULTY.items():
         yield f"ln-{code}", check_layer_norm, impl
-    for code, impl in rms_tests.FAULTY.items():
-        yield f"rms-{code}", check_rms_norm, impl
-    for code, impl in bn_tests.FAULTY.items():
-        yield f"bn-{code}", check_batch_norm, impl
-    for code, fn in stats_tests.FAULTY.items():
-        yield f"stats-{code}", check_mean_var, fn
+    for kind, prefix in (("rms_norm", "rms"), ("batch_norm", "bn"), ("mean_var", "stats")):
+        check = step_tests.CATALOGUED[kind][0]
+        for code, impl in step_tests.faulty(kind).items():
+            yield f"{prefix}-{code}", check, impl
     for table, check in ((step_tests.NOVEL_LN, check_layer_norm), (step_tests.NOVEL_RMS, check_rms_norm),
                          (step_tests.NOVEL_BN, check_batch_norm), (step_tests.NOVEL_STATS, check_mean_var)):
         for name, (impl, _, _) in table.items():
@@ -113,7 +108,7 @@ def test_numbers_in_sentences_use_times_ten_notation():
 
 
 def test_batch_norm_feedback_uses_book_notation():
-    for impl in bn_tests.FAULTY.values():
+    for impl in step_tests.faulty("batch_norm").values():
         for msg in check_batch_norm(impl, timeout=1.0, show=False).messages:
             assert "批次" not in msg and "N =" not in msg and "通道" not in msg, msg
 
