@@ -249,3 +249,30 @@ def test_fused_kernel_matches_layer_norm(run_chapter):
         out = torch.empty_like(x)
         fused(x.numpy(), s.numpy(), b.numpy(), out.numpy(), np.float32(1e-5))
         assert torch.allclose(out, F.layer_norm(x, (h,), s, b), atol=1e-4), (seed, rows, h)
+
+
+def test_fused_kernels_compute_in_float32(run_chapter):
+    """两个融合内核的局部变量在 float32 输入上都是 float32：一个除以整数 h 会让 numba 把后面的运算推断成 float64，
+    内核就不再是正文说的 float32 内核（慢一截，也不是在比同样的事）。"""
+    pytest.importorskip("numba", reason="没有安装 numba")
+    import io
+    import re
+    import numpy as np
+    nb, _, _ = run_chapter("ch11_speed")
+    f32 = np.float32
+    x, s, b = np.ones((3, 8), f32), np.ones(8, f32), np.zeros(8, f32)
+    kernels = {
+        "layer_norm_rows": (x, s, b, np.empty_like(x), f32(1e-5)),
+        "layer_norm_backward_rows": (x, x, s, np.zeros(3, f32), np.ones(3, f32), np.empty_like(x),
+                                     np.empty((2, 8), f32), np.empty((2, 8), f32), 2),
+    }
+    for name, args in kernels.items():
+        cells = [c.source for c in nb.cells if c.cell_type == "code" and f"def {name}(" in c.source]
+        kernel = compiled(cells[0], name)
+        kernel(*args)
+        text = io.StringIO()
+        kernel.inspect_types(file=text)
+        typed = re.findall(r"^\s*(\w+)(?:\.\d+)? = .*?:: (\w+)\s*$", text.getvalue(), re.M)
+        assert typed, f"读不到 numba 为 {name} 推断的类型"
+        wide = sorted({v for v, t in typed if t == "float64"})
+        assert wide == [], f"{name} 里这些变量是 float64：{wide}"
