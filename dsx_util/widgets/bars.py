@@ -44,7 +44,7 @@ def bars_svg(values, title, span, selected=-1, role=""):
             sel = seg
         else:
             parts.append(seg)
-    t = S.LAYER_NORM_SPEC["text"]
+    t = S.BAR_TEXT
     label = S.fill(t["chart_aria"], {"title": title, "h": n, "min": S.fmt(min(values)), "max": S.fmt(max(values)),
                                      "range": S.fmt_tick(span)})
     over_note = S.fill(t["overflow"], {"count": count}) if count else ""

@@ -1,5 +1,6 @@
-"""两个探索器的唯一规格：默认值、范围、步长、标签、预设和中文文字模板。
+"""各探索器的唯一规格：默认值、范围、步长、标签、预设和中文文字模板。
 
+每个规格由 `explorer_spec` 写成（kind、标题、控件、文字模板，加上探索器自己的部分），滑块由 `slider`、`eps_slider` 写。
 Jupyter 里的 ipywidgets 视图直接读这里的字典；HTML 书页里的视图拿到的是同一个字典的 JSON。
 本文件只用标准库，不导入 torch。文字模板里的 `{名字}` 由两边用同一规则替换（见 `fill`）。
 """
@@ -28,10 +29,21 @@ def eps_slider(lo, hi, step):
     return slider("ε（对数刻度）", lo, hi, step, -5.0)
 
 
-LAYER_NORM_SPEC = {
-    "kind": "layer_norm",
-    "title": "层归一化探索器：缩放参数 γ、平移参数 β 与 ε",
-    "controls": {
+def explorer_spec(kind, title, controls, text, **parts):
+    """一个探索器的规格。每个探索器都有的四样：kind（页面内视图按它找到自己的脚本函数）、标题、控件（滑块用
+    slider/eps_slider 写）、文字模板（text，用 fill 填）；parts 是这个探索器自己的其他部分（预设、图的标题……）。"""
+    return {"kind": kind, "title": title, "controls": controls, **parts, "text": text}
+
+
+# 柱状图（bars.py 与 explorers.js 的 drawChart）的文字：层归一化探索器与激活值探索器的规格都带上它
+BAR_TEXT = {
+    "chart_aria": "{title}：{h} 个值的柱状图，纵轴固定为 −{range} 到 {range}，最小 {min}，最大 {max}",
+    "overflow": "▲ {count} 个超出范围",
+}
+
+LAYER_NORM_SPEC = explorer_spec(
+    "layer_norm", "层归一化探索器：缩放参数 γ、平移参数 β 与 ε",
+    controls={
         "gamma": slider("γ（全部特征）", -3.0, 3.0, 0.01, 1.0),
         "beta": slider("β（全部特征）", -5.0, 5.0, 0.01, 0.0),
         "log_eps": eps_slider(-12.0, 0.0, 0.5),
@@ -40,12 +52,12 @@ LAYER_NORM_SPEC = {
         "gamma_j": {"label": "γ[j]"},
         "beta_j": {"label": "β[j]"},
     },
-    "presets": {
+    presets={
         "reset": {"label": "重置（γ = 1，β = 0）"},
         "identity": {"label": "恒等（γ = √(σ² + ε)，β = μ）"},
     },
-    "charts": {"x": "输入 x", "xhat": "标准化后 x̂", "y": "输出 y"},
-    "text": {
+    charts={"x": "输入 x", "xhat": "标准化后 x̂", "y": "输出 y"},
+    text={
         "in_stats": "输入 x：均值 μ = {in_mean}，方差 σ² = {in_var}",
         "hat_stats": "标准化后 x̂：均值 = {hat_mean}，方差 = {hat_var}",
         "out_stats": "输出 y：均值 = {out_mean}，方差 = {out_var}",
@@ -54,8 +66,7 @@ LAYER_NORM_SPEC = {
         "formula": "y[{j}] = γ[{j}] · (x[{j}] − μ) / √(σ² + ε) + β[{j}]"
                    " = {g} × ({x} − {mu}) / √({var} + {eps}) + {b} = {y}",
         "note": "方差都用有偏估计（除以 H = {h}，与 LayerNorm 相同）。",
-        "chart_aria": "{title}：{h} 个值的柱状图，纵轴固定为 −{range} 到 {range}，最小 {min}，最大 {max}",
-        "overflow": "▲ {count} 个超出范围",
+        **BAR_TEXT,
         "range_note": "三个图的纵轴相同（−{range} 到 {range}），柱子的高度可以直接比较；超出范围的值画到边上，用三角标出。",
         "nonfinite": "输入 x 里有 {count} 个 NaN 或 inf（第一个是 x[{index}] = {value}），无法画图。"
                      "请先换成有限的数，例如 torch.nan_to_num(x)，再重新运行这个单元格。",
@@ -63,19 +74,18 @@ LAYER_NORM_SPEC = {
         "reader_bad_output": "你的 LayerNorm 返回了 {what}，应返回形状为 ({h},) 的有限值张量。下面暂时显示 torch 的结果。",
         "reader_ok": "输出 y 由你的 {name} 计算。",
     },
-}
+)
 
-DIM_KEEPDIM_SPEC = {
-    "kind": "dim_keepdim",
-    "title": "dim 与 keepdim 探索器：x.mean(dim) 之后还能正确广播吗？",
-    "controls": {
+DIM_KEEPDIM_SPEC = explorer_spec(
+    "dim_keepdim", "dim 与 keepdim 探索器：x.mean(dim) 之后还能正确广播吗？",
+    controls={
         "shape": {"label": "形状"},
         "dim": {"label": "dim"},
         "keepdim": {"label": "keepdim=True", "value": False},
     },
     # 每个形状带上各维的名字。词元数 = 嵌入维度的“方阵”情形：[4, 4] 与 [1, 4, 4] 静默地广播错，
     # [2, 4, 4] 反而报错（批量 2 与词元 4 对不上）
-    "shapes": [
+    shapes=[
         {"shape": [2, 3, 4], "names": ["批量", "词元", "嵌入"]},
         {"shape": [3, 4], "names": ["词元", "嵌入"]},
         {"shape": [4, 4], "names": ["词元", "嵌入"]},
@@ -83,8 +93,8 @@ DIM_KEEPDIM_SPEC = {
         {"shape": [1, 4, 4], "names": ["批量", "词元", "嵌入"]},
         {"shape": [6], "names": ["嵌入"]},
     ],
-    "defaults": {"shape": 0, "dim": -1, "keepdim": False},
-    "text": {
+    defaults={"shape": 0, "dim": -1, "keepdim": False},
+    text={
         "shape_option": "{shape}（{names}）",
         "dim_option": "dim={dim}（{name}）",
         "code": "m = x.mean(dim={dim}, keepdim={keepdim})",
@@ -100,7 +110,7 @@ DIM_KEEPDIM_SPEC = {
         "silent_shape": "x - m 不报错，但结果的形状变成了 {out_shape}，与 x 的形状 {x_shape} 不同：广播沿错误的维度展开了。"
                         "加上 keepdim=True 才对。",
     },
-}
+)
 
 
 def fill(template, values):
@@ -140,10 +150,9 @@ def fmt_shape(shape):
 GEO_ELEVATION_DEG = 25.0
 GEO_AZIMUTH_DEG = 20.0
 
-NORM_GEOMETRY_SPEC = {
-    "kind": "norm_geometry",
-    "title": "几何探索器（H = 3）：层归一化 = 投影到平面 + 缩放到圆上；RMSNorm = 只缩放到球面上",
-    "controls": {
+NORM_GEOMETRY_SPEC = explorer_spec(
+    "norm_geometry", "几何探索器（H = 3）：层归一化 = 投影到平面 + 缩放到圆上；RMSNorm = 只缩放到球面上",
+    controls={
         "x1": slider("x₁", -3.0, 3.0, 0.05, 2.0),
         "x2": slider("x₂", -3.0, 3.0, 0.05, 1.0),
         "x3": slider("x₃", -3.0, 3.0, 0.05, 0.5),
@@ -151,27 +160,27 @@ NORM_GEOMETRY_SPEC = {
         "shift": slider("平移 c", -3.0, 3.0, 0.05, 0.0),
         "log_eps": eps_slider(-6.0, 1.0, 0.1),
     },
-    "presets": {
+    presets={
         "reset": {"label": "重置", "x": [2.0, 1.0, 0.5], "alpha": 1.0, "shift": 0.0, "log_eps": -5.0},
         # near：让图里画的 x′ = αx + c·1 接近 c·1：x 设为 一点点偏差（正好在滑块的刻度上），于是 x′ = c·1 + α·偏差（α 不变）。
         # c·1 只在 |c| ≤ max_shift 时在画面里（tests/test_norm_geometry_near.py 由画面推出）：更远时先把 c 移到 ±max_shift
         "near": {"label": "让 x′ 接近 c·1（再拖动 ε）", "offset": [0.05, 0.0, -0.05], "log_eps": -5.0, "max_shift": 2.0},
     },
-    "view": {"width": 250, "height": 236, "scale": 33.0, "cx": 125.0, "cy": 122.0,
-             "elevation": GEO_ELEVATION_DEG, "azimuth": GEO_AZIMUTH_DEG, "axis_len": 2.6, "plane_r": 3.2},
-    "charts": {"ln": "层归一化：先投影，再缩放到圆上", "rms": "RMSNorm：直接缩放到球面上"},
-    "swipe": "← 左右滑动图：层归一化 / RMSNorm →",   # 只在手机上显示（两张图在一个横向滑动的框里）
-    "labels": {"x": "x′", "mu": "μ·1", "v": "x′ − μ·1", "ln": "LN(x′)", "rms": "RMSNorm(x′)", "ones": "1 方向",
-               "plane": "平面 x₁+x₂+x₃ = 0", "circle": "半径 √3 的圆", "sphere": "半径 √3 的球",
-               "axes": ["x₁", "x₂", "x₃"], "out": "x′ 在画面外"},
-    "legend": {
+    view={"width": 250, "height": 236, "scale": 33.0, "cx": 125.0, "cy": 122.0,
+          "elevation": GEO_ELEVATION_DEG, "azimuth": GEO_AZIMUTH_DEG, "axis_len": 2.6, "plane_r": 3.2},
+    charts={"ln": "层归一化：先投影，再缩放到圆上", "rms": "RMSNorm：直接缩放到球面上"},
+    swipe="← 左右滑动图：层归一化 / RMSNorm →",   # 只在手机上显示（两张图在一个横向滑动的框里）
+    labels={"x": "x′", "mu": "μ·1", "v": "x′ − μ·1", "ln": "LN(x′)", "rms": "RMSNorm(x′)", "ones": "1 方向",
+            "plane": "平面 x₁+x₂+x₃ = 0", "circle": "半径 √3 的圆", "sphere": "半径 √3 的球",
+            "axes": ["x₁", "x₂", "x₃"], "out": "x′ 在画面外"},
+    legend={
         "x": "输入 x′ = αx + c·1",
         "v": "居中：x′ − μ·1（落在平面上）",
         "ln": "层归一化的输出（在圆上）",
         "rms": "RMSNorm 的输出（在球面上）",
         "ghost": "空心圈：α = 1、c = 0 时的输出，用来对照",
     },
-    "text": {
+    text={
         "xp": "x′ = αx + c·1 = {xp}",
         "mu": "均值 μ = {mu}；居中后 x′ − μ·1 = {v}，三个分量之和 = {vsum}",
         "ln": "σ² = {var}；LN(x′) = (x′ − μ·1) / √(σ² + ε) = {ln}，长度 {ln_len}（√3 = {sqrt3}）",
@@ -184,7 +193,7 @@ NORM_GEOMETRY_SPEC = {
         "aria_ln": "层归一化几何图：x′ = {xp}，LN(x′) = {ln}",
         "aria_rms": "RMSNorm 几何图：x′ = {xp}，RMSNorm(x′) = {rms_out}",
     },
-}
+)
 
 
 def fmt_vec(values):
@@ -207,12 +216,11 @@ def axes_input(shape=AXES_SHAPE, seed=AXES_SEED):
             for _ in range(b_)]
 
 
-NORM_AXES_SPEC = {
-    "kind": "norm_axes",
-    "title": "轴探索器：[B, T, H] 张量里，哪些数共用一个均值和方差？",
-    "controls": {"mode": {"label": "归一化方式"}},
+NORM_AXES_SPEC = explorer_spec(
+    "norm_axes", "轴探索器：[B, T, H] 张量里，哪些数共用一个均值和方差？",
+    controls={"mode": {"label": "归一化方式"}},
     # reduce：求统计量时合并的维度；group：H 维每几个特征一组（0 表示整条 H 维）；center：是否减均值
-    "modes": [
+    modes=[
         {"key": "ln", "label": "层归一化（逐词元，dim=-1）", "reduce": [2], "group": 0, "center": True,
          "code": ["mean = x.mean(dim=-1, keepdim=True)",
                   "var = x.var(dim=-1, keepdim=True, unbiased=False)",
@@ -237,9 +245,9 @@ NORM_AXES_SPEC = {
                   "var = g.var(dim=(1, 3), keepdim=True, unbiased=False)",
                   "y = ((g - mean) / torch.sqrt(var + eps)).view(B, T, H)"]},
     ],
-    "default_mode": "ln",
-    "eps": 1e-5,
-    "text": {
+    default_mode="ln",
+    eps=1e-5,
+    text={
         "input": "输入 x（形状 {shape}）",
         "output": "输出 y（同一颜色的格子共用一组统计量）",
         "sample": "样本 b = {b}",
@@ -255,7 +263,7 @@ NORM_AXES_SPEC = {
         "span_range": "在 {a} 到 {b} 之间",
         "note": "方差用有偏估计，ε = {eps}。输入保留 1 位小数，输出显示 3 位小数。",
     },
-}
+)
 
 
 def fmt3(v):
@@ -269,21 +277,20 @@ def fmt3(v):
 ACT_SCATTER = {"width": 300, "height": 230, "left": 40, "right": 8, "top": 22, "bottom": 30}
 ACT_QUANT_MAX = 32767   # 激活值量化成 16 位有符号整数：每层一个比例，最大的 |x| 对应 32767
 
-ACTIVATION_SPEC = {
-    "kind": "activations",
-    "scatter": ACT_SCATTER,
-    "title": "真实激活值探索器：训练好的模型里，一个词元经过层归一化",
-    "controls": {
+ACTIVATION_SPEC = explorer_spec(
+    "activations", "真实激活值探索器：训练好的模型里，一个词元经过层归一化",
+    controls={
         "layer": {"label": "层归一化"},
         "token": {"label": "词元"},
         "prev": {"label": "◀ 上一个词元"},
         "next": {"label": "下一个词元 ▶"},
     },
-    "charts": {"x": "输入 x", "xhat": "标准化后 x̂", "y": "输出 γ⊙x̂+β",
-               "scatter": "本层所有词元：输入 x → x̂", "scatter_x": "输入 x", "scatter_y": "x̂"},
-    "layer_labels": {"norm1": "第 {block} 块 norm1（注意力之前）", "norm2": "第 {block} 块 norm2（前馈之前）",
-                     "final_norm": "final_norm（输出头之前）"},
-    "text": {
+    scatter=ACT_SCATTER,
+    charts={"x": "输入 x", "xhat": "标准化后 x̂", "y": "输出 γ⊙x̂+β",
+            "scatter": "本层所有词元：输入 x → x̂", "scatter_x": "输入 x", "scatter_y": "x̂"},
+    layer_labels={"norm1": "第 {block} 块 norm1（注意力之前）", "norm2": "第 {block} 块 norm2（前馈之前）",
+                  "final_norm": "final_norm（输出头之前）"},
+    text={
         "token_option": "{t}「{ch}」",
         "sentence": "句子（{t} 个词元，当前词元加了底色）：",
         "stats": "输入 x 的 {h} 个数：均值 μ = {mu}，方差 σ² = {var}，σ = √(σ² + ε) = {sigma}",
@@ -294,11 +301,10 @@ ACTIVATION_SPEC = {
                  "σ 越大，直线越平。不同 σ 的直线叠在一起，就成了 S 形。",
         "note": "数据：构建本页时把这句话送进训练好的模型，记下每个层归一化的输入 x（每层量化为 16 位整数，"
                 "最大误差 {err}），连同 γ、β。μ、σ、x̂ 和输出都是在这里现算的。",
-        "chart_aria": "{title}：{h} 个值的柱状图，纵轴固定为 −{range} 到 {range}，最小 {min}，最大 {max}",
-        "overflow": "▲ {count} 个超出范围",
+        **BAR_TEXT,
         "scatter_aria": "散点图：{layer} 的全部输入与 x̂，当前词元 {token} 的点落在斜率 {slope} 的直线上",
     },
-}
+)
 
 
 def token_label(ch):
