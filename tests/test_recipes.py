@@ -14,7 +14,7 @@ import re
 import nbformat
 import pytest
 
-from recipes import RecipeTree, recipe
+from recipes import ITEMS, RecipeTree, add_to_order, recipe, rename_exercise, template_of
 
 CHAPTER = "ch14_example"
 
@@ -22,13 +22,14 @@ CHAPTER = "ch14_example"
 def test_recipe_parser_reads_commands_and_files_of_each_recipe():
     """解析器本身：四个菜谱都有命令和文件；命令按出现的顺序；没有 ```sh 块或没有「涉及的文件」时报错。"""
     for title in ("改一句正文", "加一章（没有练习）", "加一章（有一道练习）", "改外观"):
-        commands, files = recipe(title)
-        assert commands and files, title
-    commands, files = recipe("改一句正文")
+        steps = recipe(title)
+        assert steps.commands and steps.files, title
+    commands, files, _ = recipe("改一句正文")
     assert commands == ["make book", ".venv/bin/pytest -m book tests/test_typography.py tests/test_consistency.py"]
     assert files == {"book/ch02_why_normalize.ipynb"}
-    text = "### 甲\n1. 做\n   ```sh\n   make a\n   make b\n   ```\n\n涉及的文件：`x.py`、`y/`\n\n### 乙\n没有文件\n"
-    assert recipe("甲", text) == (["make a", "make b"], {"x.py", "y/"})
+    text = ("### 甲（样板）\n1. 做\n   ```sh\n   make a\n   ```\n2. 再做\n   ```sh\n   make <名>\n   ```\n\n"
+            "涉及的文件：`x.py`、`y/<名>/` 的 2 个文件\n\n### 乙\n没有文件\n")
+    assert recipe("甲", text).filled({"名": "b"}) == (["make a", "make b"], {"x.py", "y/b/"}, {"y/b/": 2})
     with pytest.raises(AssertionError, match="涉及的文件"):
         recipe("乙", text)
 
@@ -36,7 +37,7 @@ def test_recipe_parser_reads_commands_and_files_of_each_recipe():
 # ---------------------------------------------------------------- 改一句正文
 @pytest.mark.slow
 def test_fix_a_sentence(tmp_path):
-    commands, files = recipe("改一句正文")
+    steps = recipe("改一句正文")
     tree = RecipeTree(tmp_path)
 
     def step1_change_a_sentence(text):   # 1. 在 book/ch02_why_normalize.ipynb 里改 Markdown 单元格
@@ -48,9 +49,9 @@ def test_fix_a_sentence(tmp_path):
         return json.dumps(nb, ensure_ascii=False, indent=1) + "\n"
 
     tree.edit("book/ch02_why_normalize.ipynb", step1_change_a_sentence)
-    for command in commands:              # 2. 构建，再跑排版与前后一致的检查
+    for command in steps.commands:        # 2. 构建，再跑排版与前后一致的检查
         tree.run(command)
-    assert tree.changed() == files
+    tree.assert_touched(steps)
     page = (tree.root / "_build" / "html" / "book" / "ch02_why_normalize.html").read_text(encoding="utf-8")
     assert "没有任何东西把它固定下来" in page   # 构建出的网页确实是改过的
 
@@ -88,55 +89,44 @@ def write_chapter_body(tree):
 
 @pytest.mark.slow
 def test_add_a_chapter_without_exercises(tmp_path):
-    commands, files = recipe("加一章（没有练习）")
-    generate, *checks = commands
+    steps = recipe("加一章（没有练习）")
+    generate, *checks = steps.commands
     assert generate.startswith(".venv/bin/python -m dsx_book.new_chapter") and "--exercises" not in generate
     tree = RecipeTree(tmp_path)
     tree.run(generate)                    # 1. 按模板生成笔记本
     write_chapter_body(tree)              # 2、3. _toc.yml、正文、测试文件
     for command in checks:                # 4. 检查
         tree.run(command)
-    assert tree.changed() == files
+    tree.assert_touched(steps)
 
 
 def step4_add_an_in_page_exercise(tree, chapter):
-    """「加一章（有一道练习）」第 4 步 = 「加一道练习」做法一：复制样板文件夹，改 TITLE、CHAPTER、CHECKER 与检查函数名，
-    在 ORDER 里加上 id。返回新文件夹的路径（相对仓库）。"""
-    import shutil
-    items = tree.root / "dsx_util" / "exercises" / "items"
+    """「加一章（有一道练习）」第 4 步 = 「加一道练习」做法一的第 1–3 步：运行它复制样板文件夹的命令，改 TITLE、CHAPTER、
+    CHECKER 与检查函数名，在 ORDER 里加上 id（第 4、5 步的 make sync 与检查在「加一章」的第 5 步里）。
+    返回样板文件夹里的文件名。"""
     folder, new_id = f"{chapter}_std_ratio", f"{chapter.replace('_', '-')}-std-ratio"
-    shutil.copytree(items / "ch06_std_ratio", items / folder)                       # 1. cp -r
-    init = (items / folder / "__init__.py").read_text(encoding="utf-8")           # 2. TITLE、CHAPTER、CHECKER
-    old_checker = re.search(r'CHECKER = "(\w+)"', init).group(1)
-    new_checker = f"check_{folder}"
-    init = re.sub(r'CHAPTER = "\w+"', f'CHAPTER = "{chapter}"', init)
-    init = init.replace('TITLE = "', 'TITLE = "（示例章）', 1).replace(f'CHECKER = "{old_checker}"', f'CHECKER = "{new_checker}"')
-    (items / folder / "__init__.py").write_text(init, encoding="utf-8")
-    check = (items / folder / "check.py").read_text(encoding="utf-8")
-    (items / folder / "check.py").write_text(check.replace(f"def {old_checker}(", f"def {new_checker}("), encoding="utf-8")
-    tree.edit("dsx_util/exercises/items/__init__.py",                              # 3. ORDER
-              lambda t: t.replace('    "ch13-frozen-sigma-norm",\n', f'    "ch13-frozen-sigma-norm",\n    "{new_id}",\n'))
-    return f"dsx_util/exercises/items/{folder}/", sorted(p.name for p in (items / "ch06_std_ratio").iterdir()
-                                                        if p.is_file())
+    copy_template = recipe("做法一：纯 Python 的网页练习").filled({"文件夹": folder}).commands[0]
+    template = template_of(copy_template)
+    tree.run(copy_template)                                          # 1. cp -r 样板
+    rename_exercise(tree, folder, "（示例章）", chapter=chapter)       # 2. TITLE、CHAPTER、CHECKER
+    add_to_order(tree, "ch13-frozen-sigma-norm", new_id)             # 3. ORDER
+    return sorted(p.name for p in (tree.root / ITEMS / template).iterdir() if p.is_file())
 
 
 @pytest.mark.slow
 def test_add_a_chapter_with_one_exercise(tmp_path):
-    commands, files = recipe("加一章（有一道练习）")
-    generate, *checks = commands
+    steps = recipe("加一章（有一道练习）")
+    generate, *checks = steps.commands
     assert generate.startswith(".venv/bin/python -m dsx_book.new_chapter") and generate.endswith("--exercises")
     tree = RecipeTree(tmp_path)
     tree.run(generate)                    # 1. 按模板生成笔记本（带「## 练习」标记）
     write_chapter_body(tree)              # 2、3. _toc.yml、正文、测试文件
-    folder, template_files = step4_add_an_in_page_exercise(tree, CHAPTER)   # 4. 加一道练习
+    template_files = step4_add_an_in_page_exercise(tree, CHAPTER)   # 4. 加一道练习
     for command in checks:                # 5. 检查（make sync 把练习生成进章节）
         tree.run(command)
-    changed = tree.changed()
-    in_folder = {c for c in changed if c.startswith(folder)}
-    assert sorted(c.removeprefix(folder) for c in in_folder) == template_files   # 练习文件夹：与样板同样的文件
-    listed = {f for f in files if not f.endswith("/")}
-    assert any(f.startswith("dsx_util/exercises/items/ch14_example_") for f in files)   # 菜谱写了练习文件夹
-    assert changed - in_folder == listed, (sorted(changed - in_folder), sorted(listed))
+    (folder, in_folder), = tree.assert_touched(steps).items()     # 改动的恰好是列出的文件与练习文件夹里的文件
+    assert folder.startswith(f"{ITEMS}/{CHAPTER}_")                 # 菜谱写的文件夹是这一章的练习
+    assert sorted(c.rsplit("/", 1)[1] for c in in_folder) == template_files   # 练习文件夹：与样板同样的文件
     nb = (tree.root / "book" / f"{CHAPTER}.ipynb").read_text(encoding="utf-8")
     assert "ch14-example-std-ratio-check" in nb       # 练习真的生成进了新的一章
 
@@ -156,7 +146,7 @@ def test_make_sync_explains_a_marker_without_exercises(tmp_path):
 # ---------------------------------------------------------------- 改外观
 @pytest.mark.slow
 def test_change_the_look(tmp_path):
-    commands, files = recipe("改外观")
+    steps = recipe("改外观")
     tree = RecipeTree(tmp_path)
 
     def step1_change_a_style(text):       # 1. 改上表里的一个文件（例子：_static/dsx.css）
@@ -164,9 +154,9 @@ def test_change_the_look(tmp_path):
         return text.replace("border-radius: 4px;", "border-radius: 3px;")
 
     tree.edit("_static/dsx.css", step1_change_a_style)
-    for command in commands:              # 2. 构建，再跑对比度、窄屏、打印的检查
+    for command in steps.commands:        # 2. 构建，再跑对比度、窄屏、打印的检查
         tree.run(command)
-    assert tree.changed() == {"_static/dsx.css"} and tree.changed() <= files
+    assert tree.changed() == {"_static/dsx.css"} and tree.changed() <= steps.files   # 改的那一个，在可能的文件里
     css = next((tree.root / "_build" / "html" / "_static").glob("dsx.css"))
     assert "border-radius: 3px;" in css.read_text(encoding="utf-8")
 
@@ -174,7 +164,7 @@ def test_change_the_look(tmp_path):
 def test_look_recipe_names_every_place_styles_live():
     """「改外观」的表列出仓库里每一个样式表（.css），以及检查器反馈颜色所在的模块。"""
     from recipes import ROOT, git
-    _, files = recipe("改外观")
+    files = recipe("改外观").files
     sheets = {name for name in git(["ls-files", "*.css"], ROOT).split() if not name.startswith("node_modules/")}
     assert sheets <= files, f"菜谱没有列出这些样式表：{sorted(sheets - files)}"
     assert any("STATE_COLORS" in (ROOT / f).read_text(encoding="utf-8") for f in files if f.endswith(".py"))
