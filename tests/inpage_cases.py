@@ -35,7 +35,11 @@ FIRST_ERRORS = {
         "def relu_list(values):\n    s = “abc”\n    return values\n",                     # 全角引号
     ],
     "unexpected_indent": ["def relu_list(values):\n    out = []\n        for v in values:\n"
-                          "            out.append(max(0.0, v))\n    return out\n"],
+                          "            out.append(max(0.0, v))\n    return out\n",
+                          # 评审 r40 在手机上逐键敲的（P2）：编辑器回车后已自动缩进，又照书上打了空格
+                          "def relu_list(values):\n        out = []\n            for v in values:\n"
+                          "                        out.append(v if v > 0 else 0.0)\n                        return out\n"
+                          "                    "],
     "missing_indent": ["def relu_list(values):\nreturn [max(0.0, v) for v in values]\n"],
     "uneven_indent": ["def relu_list(values):\n    out = []\n  return out\n"],
     # Tab 与空格混用（评审 r34 在 ch07 上敲的那种：前一行 4 个空格，这一行一个 Tab）

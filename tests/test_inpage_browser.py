@@ -303,6 +303,7 @@ def test_phone_editor_wraps_and_speaks_touch(browser, site_url):
     n = [boxes.nth(i).get_attribute("data-exercise") for i in range(boxes.count())].index(ex.id)
     keys = page.locator(".dsx-inpage-keys").nth(n).inner_text()
     assert "Esc" not in keys and "Ctrl" not in keys and "Tab" not in keys and "点一下代码" in keys, keys
+    assert "自动缩进" in keys and "每层 4 个" not in keys, keys   # 评审 r40：不再叫人自己打空格（编辑器已缩进）
     long_line = "    return [[gamma[j] * (row[j] - sum(row) / len(row)) + beta[j] for j in range(len(row))] for row in rows]"
     _set_code(page, n, ex.template + "\n" + long_line + "\n")
     fits = page.evaluate("""n => {
@@ -315,6 +316,12 @@ def test_phone_editor_wraps_and_speaks_touch(browser, site_url):
     }""", n)
     assert fits["wrap"] and fits["scroll"] <= 1 and fits["right"] <= 1, fits
     assert fits["tall"] > 30, "最长的那一行应折成几行显示"
+    _set_code(page, n, "")   # 说明里的「回车后编辑器会自动缩进」是真的：敲完 def 行回车，下一行已有 4 个空格
+    page.locator(".dsx-inpage-code").nth(n).locator(".CodeMirror-lines").tap()
+    page.keyboard.type("def f(values):")
+    page.keyboard.press("Enter")
+    assert page.evaluate(f"() => document.querySelectorAll('.dsx-inpage-code')[{n}].querySelector('.CodeMirror')"
+                         ".CodeMirror.getValue()") == "def f(values):\n    "
     phone.close()
     desk = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
     page = desk.new_page()

@@ -174,6 +174,8 @@ def test_first_errors_get_their_own_message(code, source):
         assert "只用纯 Python" in text and "第 1 行" in text and "导入了" in text
     if code.endswith("indent"):
         assert "缩进" in text and "第 " in text
+    if code == "unexpected_indent":   # 评审 r40：网页编辑器回车后自动缩进，又自己打空格，缩进就多了：说出这个原因
+        assert "自动缩进" in text and "又自己打了空格" in text, text
     if code == "mixed_tabs":
         assert "Tab" in text and "空格" in text and "第 " in text and "inconsistent" not in text
         lines = source.splitlines()   # 说出的 Tab 行与空格行正是代码里的（评审 r39：不叫人删掉并不存在的 Tab）

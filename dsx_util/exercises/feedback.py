@@ -47,8 +47,10 @@ MESSAGES = {
     # 网页里最常见的头几种错误（list_checks.run_source 在运行代码之前认出它们，CPython 与 Pyodide 里说法相同）
     "fullwidth_punctuation": "第 {line} 行有中文输入法打出的全角标点 {chars}：Python 只认英文（半角）标点。"
                              "请把输入法切到英文（或把标点设成半角）再输入：{fixes}。",
+    # 只有网页的 run_source 报它（笔记本里语法错误到不了检查器）：网页的编辑器回车后会自动缩进，又自己打了空格是最常见的原因
     "unexpected_indent": "第 {line} 行的缩进多了：Python 用缩进表示代码块，只有以冒号结尾的行（def、for、if……）"
-                         "之后才多缩进一层。让这一行的开头与上一行对齐（函数体里统一用 4 个空格）。",
+                         "之后才多缩进一层。让这一行的开头与上一行对齐（函数体里统一用 4 个空格）。"
+                         "常见的原因：编辑器在回车后已经自动缩进好了，又自己打了空格；把多出来的空格删掉即可。",
     "missing_indent": "第 {line} 行应当缩进：以冒号结尾的行（def、for、if……）之后，代码块要比它多缩进一层（4 个空格）。",
     "mixed_tabs": "缩进混用了 Tab 键和空格：{where}。Python 分不清一个 Tab 算几个空格：请把缩进里的 Tab 都换成空格"
                   "（每层 4 个）。",
@@ -62,10 +64,11 @@ MESSAGES = {
     "not_list": "应返回一个 Python 列表，实际返回的是 {kind}。",
     "wrong_length": "{what}应有 {expected} 个数，实际有 {actual} 个。",
     "wrong_rows": "输出应有 {expected} 行（每行一个列表），实际有 {actual} 行{hint}。",
+    "one_row": "输出应有 {expected} 行（每行一个列表），你返回的却是一个 {length} 个数的一维列表，只有一行{hint}。",
     "columns_returned": "你返回的是列：{cols} 个列表，每个长 {rows}（每个特征一个）。输出要和输入一样按行排列，{rows} 行、每行 {cols} 个数"
                   "（每个样本一行）：把结果转置回来再返回（zip(*结果) 把列变回行）。",
-    "rows_not_lists": "外层是列表，但第 {row} 行是 tuple（元组）：每一行也要是列表（例如 list(...) 或列表推导式 [...]；"
-                      "zip 给出的每一行是 tuple，用 [list(r) for r in zip(...)] 把每行变成列表）。",
+    "rows_not_lists": "外层是列表，但第 {row} 行是 tuple（元组）：每一行也要是列表（用方括号 [...] 写这一行，不用圆括号；"
+                      "或用 list(...) 转换：zip 给出的每一行是 tuple，用 [list(r) for r in zip(...)] 把每行变成列表）。",
     "shared_rows": "你返回的 {rows} 行是同一个列表对象（改一行就改了所有行，所以每行都一样）：像是用 [[0.0] * H] * B "
                    "建的列表。改成 [[0.0] * H for _ in range(B)]，或每行新建一个列表再 append。",
     "not_number": "{what}应是浮点数，实际是 {value!r}。",

@@ -63,13 +63,20 @@ def as_floats(value, length, what):
     return out
 
 
-def as_rows(value, shape, what="输出"):
-    """二维列表 [[...], ...] -> float 列表的列表，形状 shape=(行数, 列数)。"""
+def as_rows(value, shape, what="输出", want=None):
+    """二维列表 [[...], ...] -> float 列表的列表，形状 shape=(行数, 列数)。
+
+    want：正确的输出（可选）。学习者只返回了一行（一维列表）时，用它说出这一行是第一行还是最后一行的结果。
+    """
     if not isinstance(value, list):
         raise Stop([("not_list", message(None, "not_list", kind=type(value).__name__))])
     if (len(value) == shape[1] != shape[0] and value
             and all(isinstance(v, (list, tuple)) and len(v) == shape[0] for v in value)):
         raise Stop([("columns_returned", message(None, "columns_returned", rows=shape[0], cols=shape[1]))])
+    if (len(value) == shape[1] != shape[0] and shape[0] > 1
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+        raise Stop([("wrong_length", message(None, "one_row", expected=shape[0], length=len(value),
+                                             hint=_one_row_hint(value, want)))])
     if len(value) != shape[0]:
         flat = len(value) == shape[0] * shape[1] and all(not isinstance(v, list) for v in value)
         hint = "：看起来你把所有行拼成了一个扁平的列表，请每行单独成一个列表" if flat else ""
@@ -82,6 +89,16 @@ def as_rows(value, shape, what="输出"):
     if len(value) > 1 and isinstance(value[0], list) and all(row is value[0] for row in value):
         raise Stop([("shared_rows", message(None, "shared_rows", rows=len(value)))])
     return [as_floats(row, shape[1], f"{what}第 {i + 1} 行") for i, row in enumerate(value)]
+
+
+def _one_row_hint(row, want):
+    """学习者只返回了一行时：这一行是正确输出的第一行（return 在循环里）还是最后一行（循环之后只处理了最后一行）。"""
+    if want and lists_close(row, want[0]):
+        return "：它正是第 1 行的结果，像是 return 缩进到了 for 循环里面，处理完第一行就返回了（return 要与 for 对齐，写在循环之后）"
+    if want and lists_close(row, want[-1]):
+        return ("：它正是最后一行的结果，像是在循环之后才处理循环变量留下的最后一行：每一行的结果都要 append 到"
+                "一个列表里，循环结束后返回这个列表")
+    return "：每一行的结果各成一个列表，全部放进外层列表后再返回"
 
 
 def flatten(x):
@@ -193,11 +210,13 @@ def rounded_digits(got, want, most=6):
 # ---------------------------------------------------------------- 共用：层归一化一类的逐步诊断
 
 
-def norm_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
+def norm_steps(run, h, eps, codes, unit="行", eps_name="σ²", mean_eq="式 (4.1)"):
     """run(rows, gamma, beta) -> 输出（二维列表或 None）。返回每条不满足的性质一条 finding。
 
-    层归一化（对每行）的性质；批量归一化把转置后的输入交给 run，同样适用（unit="列"）。
+    层归一化（对每行）的性质；批量归一化把转置后的输入交给 run，同样适用（unit="列"，个数是 B）。
+    mean_eq：说明里引用的均值公式（第 4 章的式 (4.1)；批量归一化是第 7 章的式 (7.1)）。
     """
+    count = "H" if unit == "行" else "B"
     base = [[(k * 7 % 5) - 2.0 + 0.3 * k for k in range(h)], [3.0 * ((k * 3) % 4) + 10.0 for k in range(h)],
             [0.5 * math.sin(k + 1.0) - 4.0 for k in range(h)]]
     ones, zeros = [1.0] * h, [0.0] * h
@@ -214,10 +233,16 @@ def norm_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
         hint = "：第三步（式 (4.3)）要先减去这一行的均值 μ。" if unit == "行" else f"：要减去这一{unit}在 B 个样本上的均值。"
         if fits[i] is not None and abs(fits[i][0] - mean_of(base[i])) > 1e-6 * (1 + abs(mean_of(base[i]))):
             took, mu = fits[i][0], mean_of(base[i])
+            if abs(took - round(took)) <= 1e-9 * (1 + max_abs_of(base[i])):
+                took = float(round(took))   # 拟合出的 4.4×10⁻¹⁶ 其实是 0：按学习者写的整数说
             hint = f"：你减去的是 {fmt_num(took)}，不是这一{unit}的均值 μ = {fmt_num(mu)}"
+            whole = [name for name, f in (("整数除法 //", math.floor), ("round()", round), ("int()", math.trunc))
+                     if took == f(mu)]
             if abs(took - sum(base[i]) / (h - 1)) < 1e-6 * (1 + abs(took)):
-                hint += "，像是和除以了 H−1：均值 = 和 ÷ H"
-            hint += "（式 (4.2)）。"
+                hint += f"，像是和除以了 {count}−1：均值 = 和 ÷ {count}"
+            elif whole:
+                hint += f"，像是把均值取成了整数（{' 或 '.join(whole)}）：均值 = 和 ÷ {count}，用 / 除，不要取整"
+            hint += f"（{mean_eq}）。"
         findings.append(("row_mean_not_zero", message(codes, "row_mean_not_zero", row=i + 1, got=fmt_num(m), hint=hint)))
     var_x = [var_of(r) for r in base]
     want_var = [v / (v + eps) for v in var_x]
@@ -229,7 +254,7 @@ def norm_steps(run, h, eps, codes, unit="行", eps_name="σ²"):
         used = [f[1] ** 2 - eps if f is not None else None for f in fits]   # 学习者的分母平方减去 ε：他用的方差
         if all(u is not None and abs(u - mean_of([(v - f[0]) ** 2 for v in x])) <= 1e-6 * (1 + u)
                for u, f, x in zip(used, fits, base)) and any(abs(f[0] - mean_of(x)) > 1e-6 for f, x in zip(fits, base)):
-            hint = f"：方差是用你减去的那个数（不是这一{unit}的均值）算的，先把 μ 改对（式 (4.2)）。"
+            hint = f"：方差是用你减去的那个数（不是这一{unit}的均值）算的，先把 μ 改对（{mean_eq}）。"
         elif all(u is not None and abs(u - mean_of([v * v for v in x])) <= 1e-6 * (1 + u) for u, x in zip(used, base)):
             hint = "：方差算成了 x² 的平均，没有先减去均值：σ² = mean((x − μ)²)（式 (4.2)）。"
         elif all(abs(vy * (v + eps) - wv) <= 1e-2 * wv for vy, v, wv in zip(var_y, var_x, want_var)):

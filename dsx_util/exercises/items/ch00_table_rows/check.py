@@ -11,6 +11,10 @@ CODES = {
     "wrong_row_length": "第 {row} 行有 {actual} 个值，应有 3 个：名称、个数、均值。",
     "wrong_name_order": "第 {row} 行的名称应是 {expected!r}，实际是 {actual!r}：名称放在第 1 列，并保持字典里的顺序。",
     "wrong_count": "“{name}”这一行的个数应是 {expected}，实际是 {actual!r}。",
+    "count_not_int": "“{name}”这一行的个数应是整数 {expected}，你的是 {actual!r}（{kind}）：个数就是 len(...) 得到的整数，"
+                     "不要转成浮点数。",
+    "columns_swapped": "“{name}”这一行的个数和均值位置反了：每一行应是 [名称, 个数, 均值]，你的是 [名称, 均值, 个数]。"
+                       "两个数本身都对。",
     "wrong_mean": "“{name}”这一行的均值不对：实际是 {actual!r}。均值 = 所有值之和 ÷ 值的个数。",
     "rounded_mean": "“{name}”这一行的均值 {actual!r} 是四舍五入到 {digits} 位小数的结果（应为 {want:.10g}…）："
                     "不要 round，返回原始的浮点数（要显示几位小数由 print_table 决定）。",
@@ -49,19 +53,26 @@ def check_table_rows(fn):
     for data in datasets:
         copy = {k: list(v) for k, v in data.items()}
         rows = call_or_stop(fn, copy)
-        if isinstance(rows, (str, bytes, dict)) or not isinstance(rows, (list, tuple)) or \
-                not all(isinstance(r, (list, tuple)) for r in rows):
+        # 题目写明行是列表 [名称, 个数, 均值]、个数是整数：类型也是答案的一部分
+        if not isinstance(rows, list) or not all(isinstance(r, (list, tuple)) for r in rows):
             return [("not_rows", message(CODES, "not_rows", kind=type(rows).__name__))]
         if len(rows) != len(data):
             return [("wrong_row_count", message(CODES, "wrong_row_count", expected=len(data), actual=len(rows)))]
         for i, (row, (name, values)) in enumerate(zip(rows, data.items()), start=1):
+            if isinstance(row, tuple):
+                return [("rows_not_lists", message(None, "rows_not_lists", row=i))]
             if len(row) != 3:
                 return [("wrong_row_length", message(CODES, "wrong_row_length", row=i, actual=len(row)))]
             if row[0] != name:
                 return [("wrong_name_order", message(CODES, "wrong_name_order", row=i, expected=name, actual=row[0]))]
+            mean = sum(values) / len(values)
+            if _number_is(row[1], mean) and row[2] == len(values) and not _number_is(row[1], len(values)):
+                return [("columns_swapped", message(CODES, "columns_swapped", name=name))]
             if not _number_is(row[1], len(values)):
                 return [("wrong_count", message(CODES, "wrong_count", name=name, expected=len(values), actual=row[1]))]
-            mean = sum(values) / len(values)
+            if not isinstance(row[1], int):
+                return [("count_not_int", message(CODES, "count_not_int", name=name, expected=len(values), actual=row[1],
+                                                  kind="浮点数" if isinstance(row[1], float) else type(row[1]).__name__))]
             if not _number_is(row[2], mean):
                 return [_mean_finding(rows, data, i - 1)]
     return []

@@ -27,6 +27,14 @@ NOVEL = [
     # 评审 r39 的尝试：以前都说「均值不对：均值 = 所有值之和 ÷ 值的个数」，没说出 round 与 //
     ('均值四舍五入到两位小数', ['rounded_mean'], _rows(row="[name, len(values), round(sum(values) / len(values), 2)]")),
     ('均值用了整数除法 //', ['integer_division_mean'], _rows(row="[name, len(values), sum(values) // len(values)]")),
+    # 评审 r40 的尝试（逐字）：两列对调以前只说「个数应是 4，实际是 3.0」；元组的行、浮点数的个数以前都通过了检查
+    ('个数与均值两列对调', ['columns_swapped'], """def stats_rows(data):
+    return [[k, sum(v) / len(v), len(v)] for k, v in data.items()]
+"""),
+    ('每一行写成元组 (名称, 个数, 均值)', ['rows_not_lists'], """def stats_rows(data):
+    return [(k, len(v), sum(v) / len(v)) for k, v in data.items()]
+"""),
+    ('个数写成浮点数', ['count_not_int'], _rows(row="[name, float(len(values)), sum(values) / len(values)]")),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -34,6 +42,9 @@ WORDS = {
     '均值四舍五入到两位小数': ["1.33", "四舍五入到 2 位小数", "不要 round"],
     '均值用了整数除法 //': ["整数除法 //", "用 / 除"],
     '均值用了最大值': ["均值不对", "所有值之和 ÷ 值的个数"],
+    '个数与均值两列对调': ["位置反了", "[名称, 个数, 均值]", "[名称, 均值, 个数]"],
+    '每一行写成元组 (名称, 个数, 均值)': ["第 1 行是 tuple", "方括号 [...]"],
+    '个数写成浮点数': ["个数应是整数", "4.0", "len"],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
@@ -43,7 +54,11 @@ REQUIREMENTS = [
     ("只用纯 Python", "def stats_rows(data):", "import numpy as np\n\n\ndef stats_rows(data):\n    np.zeros(1)",
      "forbidden_call", "纯 Python"),
     ("每行 [名称, 个数, 均值]", "[name, len(values), sum(values) / len(values)]",
-     "[name, sum(values) / len(values), len(values)]", "wrong_count", "个数"),
+     "[name, sum(values) / len(values), len(values)]", "columns_swapped", "[名称, 个数, 均值]"),
+    ("每一行是一个列表", "[name, len(values), sum(values) / len(values)]",
+     "(name, len(values), sum(values) / len(values))", "rows_not_lists", "列表"),
+    ("个数是整数", "[name, len(values), sum(values) / len(values)]",
+     "[name, float(len(values)), sum(values) / len(values)]", "count_not_int", "整数"),
     ("按字典里的顺序", "for name, values in data.items():", "for name, values in reversed(data.items()):",
      "wrong_name_order", "顺序"),
 ]

@@ -4,14 +4,21 @@ from ...feedback import checker, message
 from ...list_checks import call_or_stop
 
 CODES = {
-    "not_pair": "应返回两个整数组成的元组 (层归一化个数, 参数总数)，实际返回的是 {value!r:.60}。",
+    "not_pair": "应返回两个整数 (层归一化的个数, 参数总数)，例如 return 个数, 参数总数；实际返回的是 {value!r:.60}。",
+    "not_int": "{what}应是整数 {want}，你的是浮点数 {got!r}：个数和参数总数都是整数，式子里的 2.0 或 / 除法会让结果变成浮点数"
+               "（乘 2 而不是 2.0）。",
+    "swapped_order": "两个数的位置反了：应返回 (层归一化的个数, 参数总数)，你返回的是 (参数总数, 个数)。两个数本身都对。",
+    "extra_norm": "层归一化多算了 1 个（配置 n_layers={n_layers}：应为 {want}，你的是 {got}）：每个 Transformer 块里两个"
+                  "（注意力前、前馈神经网络前），所有块之后、输出头之前还有一个；嵌入之后和输出头里都没有。",
+    "params_count_mismatch": "参数总数像是按 {used} 个层归一化算的，而你返回的个数是 {count}（配置 n_layers={n_layers}）："
+                             "参数总数 = 个数 × 2 × emb_dim，{missing}。",
     "forgot_final_norm": "层归一化少算了 1 个：最后一个 Transformer 块之后、输出头之前还有一个。",
     "one_norm_per_block": "每个 Transformer 块里有两个层归一化（注意力前一个、前馈神经网络前一个），不是一个。",
     "params_missing_shift": "个数对了，参数总数只有应有的一半：每个层归一化除了缩放参数 γ，还有平移参数 β。",
     "hard_coded": "GPT-2 small 的配置算对了，换一个配置（n_layers={n_layers}，emb_dim={emb_dim}）就错了：请用 cfg 里的值来算。",
     "wrong_key": "GPT-2 small 的配置算对了，换一个配置（n_layers={n_layers}）就错了：你的个数像是按 cfg[\"{key}\"]（= {value}）"
                  "算的，层数要读 cfg[\"n_layers\"]。",
-    "wrong_count": "层归一化的个数不对（配置 n_layers={n_layers}）：数一数每个块里有几个，块外还有几个。",
+    "wrong_count": "层归一化的个数不对（配置 n_layers={n_layers}：你的是 {got}）：数一数每个块里有几个，块外还有几个。",
     "wrong_params": "参数总数不对（配置 emb_dim={emb_dim}）：每个层归一化有多少个可学习参数？",
 }
 
@@ -36,6 +43,7 @@ def check_count_norms(fn):
     small = 2 * GPT_CONFIG_124M["n_layers"] + 1
     for k, cfg in enumerate(configs):
         value = call_or_stop(fn, dict(cfg))
+        # 返回的两个数由调用者拆开（n, p = count_norms(cfg)）：元组、列表都行；两个数都是整数（个数）
         try:
             count, params = value
             count, params = int(count), int(params)
@@ -45,11 +53,27 @@ def check_count_norms(fn):
             return [("not_pair", message(CODES, "not_pair", value=value))]
         n, e = cfg["n_layers"], cfg["emb_dim"]
         want_count, want_params = 2 * n + 1, (2 * n + 1) * 2 * e
+        if (count, params) == (want_params, want_count):
+            return [("swapped_order", CODES["swapped_order"])]
         if (count, params) == (want_count, want_params):
+            floats = [(what, v) for what, v in (("层归一化的个数", value[0]), ("参数总数", value[1]))
+                      if not isinstance(v, int) or isinstance(v, bool)]
+            if floats:
+                what, v = floats[0]
+                return [("not_int", message(CODES, "not_int", what=what, want=int(v), got=v))]
             continue
-        fields = {"n_layers": n, "emb_dim": e}
+        fields = {"n_layers": n, "emb_dim": e, "want": want_count, "got": count}
+        used = params / (2 * e)
         if k > 0 and (count, params) == (small, small * 2 * GPT_CONFIG_124M["emb_dim"]):
             code = "hard_coded"
+        elif count == want_count and used == int(used) and params % (count * e):
+            # 参数总数是 2·emb_dim 的整数倍、却不是「个数 × 每个的参数」：两处用的层归一化个数不同（每个的参数对了）
+            code = "params_count_mismatch"
+            fields.update(used=int(used), count=count,
+                          missing="少算了最后一个（所有块之后、输出头之前）的 γ 与 β" if int(used) == count - 1 else
+                          "两处要用同一个个数")
+        elif count == 2 * n + 2:
+            code = "extra_norm"
         elif count == 2 * n:
             code = "forgot_final_norm"
         elif count in (n, n + 1):

@@ -24,7 +24,7 @@ MISTAKES = [
 NOVEL = [
     ('参数按 n_heads 算', ['wrong_params'],
      'def count_norms(cfg):\n    count = 2 * cfg["n_layers"] + 1\n    return count, count * 2 * cfg["n_heads"]\n'),
-    ('把输出头也算成一个层归一化', ['wrong_count'], _src("2 * blocks + 2", "(2 * blocks + 2) * 2 * dim")),
+    ('把输出头也算成一个层归一化', ['extra_norm'], _src("2 * blocks + 2", "(2 * blocks + 2) * 2 * dim")),
     # 评审 r39 的尝试：以前说「数一数每个块里有几个」「检查拼写」，而公式和拼写都对
     ('读了 cfg["n_heads"] 而不是 n_layers', ['wrong_key'], """def count_norms(cfg):
     count = 2 * cfg["n_heads"] + 1
@@ -34,12 +34,34 @@ NOVEL = [
     count = 2 * cfg.n_layers + 1
     return count, count * 2 * cfg.emb_dim
 """),
+    # 评审 r40 的尝试（逐字）：以前两个数对调、参数漏了最后一个层归一化时叫人重数个数或每个层归一化的参数（那两步是对的），
+    # 多算一个时不说多还是少；浮点数的参数总数通过了检查
+    ('两个数的位置对调 (参数总数, 个数)', ['swapped_order'], '''def count_norms(cfg):
+    n = 2 * cfg["n_layers"] + 1
+    return n * 2 * cfg["emb_dim"], n
+'''),
+    ('个数对了，参数总数漏了最后一个层归一化', ['params_count_mismatch'], '''def count_norms(cfg):
+    n = 2 * cfg["n_layers"] + 1
+    return n, 2 * cfg["n_layers"] * 2 * cfg["emb_dim"]
+'''),
+    ('嵌入之后也算了一个层归一化：2L + 2', ['extra_norm'], '''def count_norms(cfg):
+    n = 2 * cfg["n_layers"] + 2
+    return n, n * 2 * cfg["emb_dim"]
+'''),
+    ('参数总数是浮点数（乘了 2.0）', ['not_int'], '''def count_norms(cfg):
+    n = 2 * cfg["n_layers"] + 1
+    return n, n * 2.0 * cfg["emb_dim"]
+'''),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
 WORDS = {
     '读了 cfg["n_heads"] 而不是 n_layers': ['cfg["n_heads"]', 'cfg["n_layers"]'],
     '用 cfg.n_layers 取字典的值': ['cfg 是字典', 'cfg["n_layers"]', 'AttributeError'],
+    '两个数的位置对调 (参数总数, 个数)': ['位置反了', '(层归一化的个数, 参数总数)', '两个数本身都对'],
+    '个数对了，参数总数漏了最后一个层归一化': ['按 24 个层归一化', '个数是 25', '最后一个'],
+    '嵌入之后也算了一个层归一化：2L + 2': ['多算了 1 个', '26', '25'],
+    '参数总数是浮点数（乘了 2.0）': ['整数', '38400.0', '2.0'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
@@ -51,7 +73,8 @@ REQUIREMENTS = [
      "forbidden_call", "不要真的构建模型"),
     ("只用 cfg 里的数（不写死 GPT-2 small）", 'n_norms = 2 * cfg["n_layers"] + 1', "n_norms = 25",
      "wrong_count", "n_layers=3"),
-    ("返回 (个数, 参数总数)", "return n_norms, n_params", "return n_params, n_norms", "wrong_count", "个数"),
+    ("返回 (个数, 参数总数)", "return n_norms, n_params", "return n_params, n_norms", "swapped_order", "位置反了"),
+    ("两个整数", "n_norms * 2 * cfg", "n_norms * 2.0 * cfg", "not_int", "整数"),
 ]
 
 # 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。

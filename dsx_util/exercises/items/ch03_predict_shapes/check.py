@@ -14,6 +14,8 @@ CODES = {
     "missing_key": "字典里缺少表达式 {expr!r}（键要和题目里的表达式一字不差）。",
     "near_key": "字典里没有 {expr!r}，但有一个很像的键 {key!r}：{diff}。键要和题目里的表达式一字不差。",
     "bad_shape_value": "{expr!r} 的值应是由整数组成的元组，例如 (2, 3)；实际是 {value!r:.40}。",
+    "shape_as_list": "{expr!r} 的值应是整数元组，例如 (2, 3)；你写的是列表 {value!r:.40}：形状用圆括号写成元组"
+                     "（x.shape 是元组；元组和列表比较时并不相等，例如 (2, 3) == [2, 3] 是 False）。",
     "keepdim_dropped": "{expr!r}：keepdim=True 时被归约的维度不会消失，而是留下长度 1。",
     "keepdim_added": "{expr!r}：没有 keepdim=True 时，被归约的维度会从形状里消失。",
     "wrong_axis": "{expr!r}：你的答案像是归约了另一个维度。数一数 dim 指向哪一维（负数从最后一维往前数）。",
@@ -43,13 +45,17 @@ def true_shape(dims, keepdim):
 
 
 def _as_shape(value):
-    """整数元组（或列表、torch.Size 这样的整数序列）-> 元组；其他 -> None。"""
-    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+    """整数元组（或 torch.Size 这样的元组）-> 元组；其他 -> None。题目写明「值是整数元组」：列表不算（见 shape_as_list）。"""
+    if not isinstance(value, tuple):
         return None
-    items = tuple(value)
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in items):
-        return items
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return tuple(value)
     return None
+
+
+def _int_list(value):
+    """由整数组成的列表（形状写成了列表）。"""
+    return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
 
 
 def _near_key(answer, expr):
@@ -83,10 +89,13 @@ def check_predict_shapes(fn):
             key, diff = _near_key(answer, expr)
             code, fields = ("near_key", {"key": key, "diff": diff}) if key else ("missing_key", {})
         else:
-            shape = _as_shape(answer[expr])
+            listed = _int_list(answer[expr])   # 写成了列表：先看形状本身对不对，对了再说要写成元组
+            shape = tuple(answer[expr]) if listed else _as_shape(answer[expr])
             code, fields = None, {"value": answer[expr]}
             if shape is None:
                 code = "bad_shape_value"
+            elif shape == truth and listed:
+                code = "shape_as_list"
             elif shape != truth:
                 code = "wrong_prediction"
                 if dims is None:

@@ -61,12 +61,23 @@ NOVEL = [
         "x - x.mean(dim=-1, keepdim=True)": (2, 3, 4),
     }
 """),
+    # 评审 r40 的尝试（逐字）：值写成列表以前通过了检查，而题目写明「值是整数元组」
+    ('形状写成列表', ['shape_as_list'] * 5, """def predict_shapes():
+    return {
+        "x.mean(dim=-1)": [2, 3],
+        "x.mean(dim=-1, keepdim=True)": [2, 3, 1],
+        "x.sum(dim=0)": [3, 4],
+        "x.var(dim=1, keepdim=True)": [2, 1, 4],
+        "x - x.mean(dim=-1, keepdim=True)": [2, 3, 4],
+    }
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
 WORDS = {
     '键里逗号后少了空格': ["'x.mean(dim=-1,keepdim=True)'", '只差空格'],
     '键里有全角括号': ['全角字符', '「（」改成「(」'],
+    '形状写成列表': ['整数元组', '[2, 3]', '圆括号'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
@@ -75,6 +86,7 @@ WORDS = {
 REQUIREMENTS = [
     ("键与表达式一字不差", '"x.mean(dim=-1)": (2, 3),', '"x.mean(-1)": (2, 3),', "missing_key", "一字不差"),
     ("值是整数元组", '"x.sum(dim=0)": (3, 4),', '"x.sum(dim=0)": "(3, 4)",', "bad_shape_value", "整数"),
+    ("值是元组（不是列表）", '"x.sum(dim=0)": (3, 4),', '"x.sum(dim=0)": [3, 4],', "shape_as_list", "元组"),
 ]
 
 # 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。

@@ -65,9 +65,9 @@ def check_layer_norm_rows(fn):
     gamma, beta = [1.5, 2.0, 0.5, -1.0], [0.25, 0.5, -1.0, 2.0]   # γ[0] ≠ 1、β[0] ≠ 0：只用 γ[0]、β[0] 与不用 γ、β 分得开
     for eps in (1e-5, 1e-2):
         given = (copy_rows(rows), list(gamma), list(beta))
-        got = as_rows(call_or_stop(fn, *given, eps=eps), (3, 4))
-        changed = unchanged((rows, gamma, beta), given, "列表（rows、gamma 或 beta）", "列表")
         want = _ln_model(rows, gamma, beta, eps)
+        got = as_rows(call_or_stop(fn, *given, eps=eps), (3, 4), want=want)
+        changed = unchanged((rows, gamma, beta), given, "列表（rows、gamma 或 beta）", "列表")
         flags = {"unbiased": [False, True],
                  "eps_kind": ["inside", "outside", "missing", "twice"] + (["fixed"] if eps != 1e-5 else []),
                  "center": [True, False], "axis": ["row", "col"], "affine": ["ok", "none", "swapped", "shift_first", "first_only"],

@@ -289,6 +289,34 @@ def layer_norm_rows(rows, gamma, beta, eps=1e-5):
         out.append([g * (v - mu) / std + b for v, g, b in zip(row, gamma, beta)])
     return out
 """),
+    # 评审 r40 的尝试（逐字）：return 在循环里、返回的是第一行本身（4 个数），以前说「实际有 4 行」；
+    # 另外两条以前把均值引成了式 (4.2)（均值是式 (4.1)）
+    ('return 在循环里，返回的是第一行（一维列表）', ['wrong_length'], """import math
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    for row in rows:
+        n = len(row)
+        mu = sum(row) / n
+        var = sum((x - mu) ** 2 for x in row) / n
+        return [g * (x - mu) / math.sqrt(var + eps) + b for x, g, b in zip(row, gamma, beta)]
+"""),
+    ('每行都用第一行的均值和方差', ['row_mean_not_zero', 'row_variance_not_one', 'not_shift_invariant', 'rows_mixed'],
+     """import math
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    n = len(rows[0])
+    mu = sum(rows[0]) / n
+    var = sum((x - mu) ** 2 for x in rows[0]) / n
+    return [[g * (x - mu) / math.sqrt(var + eps) + b for x, g, b in zip(row, gamma, beta)] for row in rows]
+"""),
+    ('均值用了整数除法 //', ['row_mean_not_zero', 'row_variance_not_one', 'not_scale_invariant'], """import math
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        n = len(row)
+        mu = sum(row) // n
+        var = sum((x - mu) ** 2 for x in row) / n
+        out.append([g * (x - mu) / math.sqrt(var + eps) + b for x, g, b in zip(row, gamma, beta)])
+    return out
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -299,6 +327,9 @@ WORDS = {
     '均值除以了 H−1': ['你减去的是', '除以了 H−1', '方差是用你减去的那个数'],
     '方差是 x² 的平均（没减均值）': ['x² 的平均', 'σ² = mean((x − μ)²)'],
     '减去的是行的中位数（第 2 个值）': ['你减去的是'],
+    'return 在循环里，返回的是第一行（一维列表）': ['一维列表', '只有一行', '第 1 行的结果', 'return', 'for'],
+    '每行都用第一行的均值和方差': ['不是这一行的均值', '（式 (4.1)）'],
+    '均值用了整数除法 //': ['整数除法 //', '（式 (4.1)）'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -12,6 +12,8 @@ CODES = {
     "unbiased_var": "unbiased=False 时要用有偏方差（除以 H），你除以了 H−1。",
     "returned_std": "返回的是标准差（开了平方根），题目要的是方差。",
     "unbiased_ignored": "传 unbiased=True 和 unbiased=False 得到的方差一样：请按参数 unbiased 选择除以 H−1 还是 H。",
+    "divisor_precedence": "unbiased=True 时你的方差正好是「偏差平方和 ÷ H，再减 1」：像是少了括号，除法比减法先算，"
+                          "ss / n - 1 是 (ss / n) − 1。无偏方差要写成 ss / (n - 1)。",
     "variance_of_constant_not_zero": "{h} 个数都是 2.0 时，方差应为 0，你的是 {got}{hint}。",
     "variance_not_shift_invariant": "每个数都加上 3 之后，方差从 {before} 变成了 {after}，应该不变：方差只看各个数离均值有多远"
                                     "（先求均值，再求偏差的平方）。",
@@ -114,7 +116,9 @@ def check_mean_var_list(fn):
             continue   # 默认值不对由签名检查说明
         if not math.isclose(var, want, rel_tol=1e-9):
             if unbiased:   # unbiased=False 已经对了：True 时仍得到有偏方差，就是没有用参数 unbiased
-                variants = {("unbiased_ignored",): [var_of(values)], ("returned_std",): [math.sqrt(want)]}
+                ss = sum((v - mean_of(values)) ** 2 for v in values)
+                variants = {("unbiased_ignored",): [var_of(values)], ("returned_std",): [math.sqrt(want)],
+                            ("divisor_precedence",): [ss / len(values) - 1]}
             else:
                 variants = {("unbiased_var",): [var_of(values, True)], ("returned_std",): [math.sqrt(want)],
                             ("unbiased_var", "returned_std"): [math.sqrt(var_of(values, True))]}

@@ -14,32 +14,50 @@ CODES = {
     "rounded": "H={h} 时你的结果是 {actual!r}，是正确值 {want:.10g}… 四舍五入到 {digits} 位小数的结果：不要 round，直接返回算出的值。",
     "both_minus_one": "H={h} 时你的结果是 {actual:.6g}，像是 √((H−2)/(H−1))：分子分母都多减了 1。"
                       "有偏方差除以 H，无偏方差除以 H−1，比值是 √((H−1)/H)。",
+    "sqrt_numerator_only": "H={h} 时你的结果是 {actual:.6g}，是 √(H−1) ÷ H：括号放错了，只有分子开了方。"
+                           "比值 (H−1)/H 要整个开方：math.sqrt((h - 1) / h)。",
+    "sqrt_denominator_only": "H={h} 时你的结果是 {actual:.6g}，是 (H−1) ÷ √H：只有分母开了方。** 比 / 先算，h ** 0.5 "
+                             "只作用在 h 上；给整个比值加上括号：((h - 1) / h) ** 0.5。",
     "wrong_value": "H={h} 时你的结果是 {actual:.6g}，不对：有偏方差除以 H，无偏方差除以 H−1；"
                    "比值只由这两个分母决定，标准差之比是方差之比的平方根。",
 }
 
+HS = (2, 4, 768)
+# 典型的错误写法，每种是 H 的一个函数。只有在检查用的每个 H 上都与学习者的结果相同，才说是这种错误：
+# 一个 H 上几种写法可能碰巧相等（H=2 时 √(H−1)/H 与 (H−1)/H 都是 0.5），不同的 H 把它们分开
+FORMULAS = [
+    ("inverted", lambda h: math.sqrt(h / (h - 1))), ("missing_sqrt", lambda h: (h - 1) / h),
+    ("inverted", lambda h: h / (h - 1)),
+    ("integer_division", lambda h: math.sqrt((h - 1) // h)), ("integer_division", lambda h: (h - 1) // h),
+    ("plus_one", lambda h: math.sqrt(h / (h + 1))), ("plus_one", lambda h: h / (h + 1)),
+    ("plus_one", lambda h: math.sqrt((h - 1) / (h + 1))), ("plus_one", lambda h: (h - 1) / (h + 1)),
+    ("both_minus_one", lambda h: math.sqrt((h - 2) / (h - 1))), ("both_minus_one", lambda h: (h - 2) / (h - 1)),
+    ("sqrt_numerator_only", lambda h: math.sqrt(h - 1) / h), ("sqrt_denominator_only", lambda h: (h - 1) / math.sqrt(h)),
+]
 
-def _whole(fn, h):
-    """std_ratio(h) 是不是一个整数（整数除法 // 的痕迹）；出错或不是数时算「不是」。"""
+
+def _value(fn, h):
+    """std_ratio(h) 的浮点值；出错或不是数时 None（这里只是辨认错误写法，不下结论）。"""
     try:
-        return float(call_or_stop(fn, h)).is_integer()
+        value = call_or_stop(fn, h)
+        return None if isinstance(value, (bool, str)) else float(value)
     except Exception:  # noqa: BLE001 -- 这里只是辨认错误写法，出错时不下这个结论
-        return False
+        return None
 
 
-def _same(fn, h, candidates):
-    """std_ratio(h) 是不是 candidates 里的某个数；出错或不是数时算「不是」。"""
-    try:
-        got = float(call_or_stop(fn, h))
-    except Exception:  # noqa: BLE001 -- 这里只是辨认错误写法，出错时不下这个结论
-        return False
-    return any(math.isclose(got, c, rel_tol=1e-9) for c in candidates)
+def _formula_code(fn):
+    """学习者的结果在每个 H 上都等于哪一种典型错误写法：那种错误的代码；没有时 None。"""
+    got = {h: _value(fn, h) for h in HS}
+    if any(v is None for v in got.values()):
+        return None
+    return next((code for code, f in FORMULAS
+                 if all(math.isclose(got[h], f(h), rel_tol=1e-6, abs_tol=1e-12) for h in HS)), None)
 
 
 @checker(__name__, CODES)
 def check_std_ratio(fn):
     """检查 std_ratio(h)：同一组 h 个数的有偏标准差 ÷ 无偏标准差。"""
-    for h in (2, 4, 768):
+    for h in HS:
         value = call_or_stop(fn, h)
         try:
             if isinstance(value, (bool, str)):
@@ -50,18 +68,9 @@ def check_std_ratio(fn):
         want = math.sqrt((h - 1) / h)
         if math.isclose(got, want, rel_tol=1e-6):
             continue
-        variants = [("inverted", 1 / want), ("missing_sqrt", want ** 2), ("inverted", 1 / want ** 2),
-                    ("integer_division", math.sqrt((h - 1) // h)), ("integer_division", (h - 1) // h),
-                    ("plus_one", math.sqrt(h / (h + 1))), ("plus_one", h / (h + 1)),
-                    ("plus_one", math.sqrt((h - 1) / (h + 1))), ("plus_one", (h - 1) / (h + 1)),
-                    ("both_minus_one", math.sqrt((h - 2) / (h - 1))), ("both_minus_one", (h - 2) / (h - 1))]
-        if not all(_whole(fn, k) for k in (2, 4, 768)):   # 整数除法：每个 H 的结果都是整数
-            variants = [(c, v) for c, v in variants if c != "integer_division"]
-        if not _same(fn, 4, (math.sqrt(2 / 3), 2 / 3)):   # H=2 时 (H−2)/(H−1) 是 0，与别的写法分不开：再看 H=4
-            variants = [(c, v) for c, v in variants if c != "both_minus_one"]
         digits = rounded_digits(value, want)
         if digits:
             return [("rounded", message(CODES, "rounded", h=h, actual=value, want=want, digits=digits))]
-        code = next((c for c, v in variants if math.isclose(got, v, rel_tol=1e-6, abs_tol=1e-12)), "wrong_value")
+        code = _formula_code(fn) or "wrong_value"
         return [(code, message(CODES, code, h=h, actual=got, floor=(h - 1) // h))]
     return []

@@ -20,12 +20,17 @@ NOVEL = [
     # 评审 r39 的尝试：以前说「不对」并重述公式，没说出 round 和「分子分母都多减了 1」
     ('结果 round 到 3 位小数', ['rounded'], "import math\n\n\ndef std_ratio(h):\n    return round(math.sqrt((h - 1) / h), 3)\n"),
     ('分子分母都多减了 1', ['both_minus_one'], "import math\n\n\ndef std_ratio(h):\n    return math.sqrt((h - 2) / (h - 1))\n"),
+    # 评审 r40 的尝试（逐字）：以前第一条叫人「比值也要开方」（代码已经开了方），第二条只说「不对」
+    ('括号放错：√(H−1) ÷ H', ['sqrt_numerator_only'], "import math\ndef std_ratio(h):\n    return math.sqrt(h - 1) / h\n"),
+    ('运算顺序：(H−1) ÷ √H', ['sqrt_denominator_only'], "import math\ndef std_ratio(h):\n    return (h - 1) / h ** 0.5\n"),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
 WORDS = {
     '结果 round 到 3 位小数': ["0.707", "四舍五入到 3 位小数", "不要 round"],
     '分子分母都多减了 1': ["都多减了 1", "√((H−1)/H)"],
+    '括号放错：√(H−1) ÷ H': ["√(H−1) ÷ H", "只有分子开了方", "math.sqrt((h - 1) / h)"],
+    '运算顺序：(H−1) ÷ √H': ["(H−1) ÷ √H", "只有分母开了方", "** 比 / 先算", "((h - 1) / h) ** 0.5"],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -50,9 +50,9 @@ def check_batch_norm_lists(fn):
     x = [[1.0, 10.0, -3.0], [2.0, 14.0, -1.0], [4.0, 11.0, 0.5], [3.5, 20.0, -2.5]]
     for eps in (1e-5, 0.5):
         given = copy_rows(x)
-        got = as_rows(call_or_stop(fn, given, eps=eps), (4, 3))
-        changed = unchanged(x, given, "列表 x")
         want = _bn_model(x, eps)
+        got = as_rows(call_or_stop(fn, given, eps=eps), (4, 3), want=want)
+        changed = unchanged(x, given, "列表 x")
         flags = {"axis": ["col", "row", "all"], "unbiased": [False, True], "center": [True, False],
                  "eps_kind": ["inside", "outside", "missing"] + (["fixed"] if eps != 1e-5 else []), "sqrt": [True, False]}
         variants = combine(flags, {k: v[0] for k, v in flags.items()}, lambda **s: _bn_model(x, eps, **s),
@@ -65,7 +65,7 @@ def check_batch_norm_lists(fn):
                     return None
                 out = quiet(fn, (len(rows[0]), len(rows)))(columns_of(rows), eps=eps)
                 return None if out is None else columns_of(out)
-            found = norm_steps(run, 5, eps, CODES, unit="列") or [first_difference(got, want)]
+            found = norm_steps(run, 5, eps, CODES, unit="列", mean_eq="式 (7.1)") or [first_difference(got, want)]
         if found or changed:
             return changed + found
     return []

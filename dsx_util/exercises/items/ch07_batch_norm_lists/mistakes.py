@@ -164,12 +164,23 @@ def batch_norm_lists(x, eps=1e-5):
         columns.append([(v - mu) / math.sqrt(var + eps) for v in col])
     return list(zip(*columns))
 """),
+    # 评审 r40 的尝试（逐字）：以前说「你减去的是 4.4×10⁻¹⁶」（代码减去的是 0），并把均值引成了式 (4.2)
+    ('列均值用了整数除法 //', ['row_mean_not_zero', 'row_variance_not_one', 'not_scale_invariant'], """import math
+def batch_norm_lists(x, eps=1e-5):
+    cols = []
+    for col in zip(*x):
+        mu = sum(col) // len(col)
+        var = sum((v - mu) ** 2 for v in col) / len(col)
+        cols.append([(v - mu) / math.sqrt(var + eps) for v in col])
+    return [list(r) for r in zip(*cols)]
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
 WORDS = {
     '[[0.0] * H] * B：所有行是同一个列表': ['同一个列表对象', '[[0.0] * H for _ in range(B)]'],
     '每一行是 tuple（list(zip(*列))）': ['第 1 行是 tuple', 'list(r) for r in zip'],
+    '列均值用了整数除法 //': ['你减去的是 0，', '整数除法 //', '（式 (7.1)）'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

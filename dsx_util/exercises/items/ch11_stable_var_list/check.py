@@ -20,7 +20,15 @@ CODES = {
                                "方差 = (Σd² − (Σd)²/H) / H，你的是 (Σd² − (Σd)²) / H。",
     "negative_variance": "你的方差是负数（{got}）：方差是偏差平方的平均，不会小于 0。检查公式里减去的那一项。",
     "missing_term": "偏差平方和少了一项：第 {pos} 个数的 (x − μ)² 没有加进去（{hint}）。分母 H 是对的。",
+    "mean_rounded": "{values} 的均值是 {mu}，你的方差却是按 {m} 算的：{how}。方差看的是各个数离真正的均值有多远，"
+                    "求均值要用 /，不要取整。",
+    "variance_always_zero": "{values} 这几个数并不全相同，方差应为 {want}，你的却是 0；每个数加上 100、乘以 3 之后也都是 0："
+                            "像是先把偏差 x − μ 加起来（或求平均）再平方，而偏差的和总是 0。要先把每个偏差平方，再求平均：Σ(x − μ)² ÷ H。",
 }
+
+# 取整的均值：(写法, 取整的函数, 说明里的说法)
+_ROUNDINGS = (("//", math.floor, "像是用了整数除法 //，它把均值向下取整了"),
+              ("round", round, "像是用 round() 把均值四舍五入成了整数"))
 
 
 def _welford_d_squared(values):
@@ -39,6 +47,17 @@ def _shifted_not_divided(values):
     k = values[0]
     s1 = sum(v - k for v in values)
     return (sum((v - k) ** 2 for v in values) - s1 * s1) / len(values)
+
+
+def _rounded_mean(values, got):
+    """got 是不是按取整后的均值算出的方差：是时返回一条 mean_rounded，否则 []。"""
+    mu = mean_of(values)
+    hits = [(f(mu), how) for _, f, how in _ROUNDINGS
+            if f(mu) != mu and math.isclose(got, mean_of([(v - f(mu)) ** 2 for v in values]), rel_tol=1e-9)]
+    if not hits:
+        return []
+    how = hits[0][1] if len(hits) == 1 else "像是把均值取成了整数（整数除法 // 或 round()）"
+    return [("mean_rounded", message(CODES, "mean_rounded", values=values, mu=fmt_num(mu), m=fmt_num(hits[0][0]), how=how))]
 
 
 def _var_steps(fn, values):
@@ -64,6 +83,9 @@ def _var_steps(fn, values):
                                                            hint=hint)))
     if base is not None and base < 0:
         return [("negative_variance", message(CODES, "negative_variance", got=fmt_num(base)))]
+    if base == 0 and shifted == 0 and tripled == 0:
+        return [("variance_always_zero", message(CODES, "variance_always_zero", values=values,
+                                                         want=fmt_num(var_of(values))))]
     if base and not findings:
         h = len(values)
         terms = [(v - mean_of(values)) ** 2 for v in values]
@@ -87,7 +109,8 @@ def check_stable_var(fn):
     """检查 stable_var(values)：有偏方差，均值很大（约 10⁹）的数据也要算对。"""
     small = [1.0, 2.0, 4.0, 5.0, 8.0]
     big = [1e9 + v for v in (0.5, 1.5, 2.5, 4.0, 6.5)]
-    for values in (small, big):
+    uneven = [0.5, 2.0, 3.5, 9.0]   # 均值 3.75 不是整数：取整的均值（// 是 3，round 是 4）在这里算错
+    for values in (small, big, uneven):
         given = list(values)
         got = call_or_stop(fn, given)
         if got is None:
@@ -104,6 +127,8 @@ def check_stable_var(fn):
                     ("welford_update",): [_welford_d_squared(values)],
                     ("shifted_sum_not_divided",): [_shifted_not_divided(values)]}
         found = judge([got], [want], variants, CODES)
+        if found is None:
+            found = _rounded_mean(values, got) or None
         if found is None and values is big:
             w, g = fmt_pair(want, got)
             found = [("single_pass", message(CODES, "single_pass", want=w, got=g))]

@@ -67,6 +67,22 @@ NOVEL = [
     m = sum(values) / len(values)
     return sum((v - m) ** 2 for v in values) / len(values) ** 2
 """),
+    # 评审 r40 的尝试（逐字）：取整的均值以前通过了检查（检查用的两组数均值都是整数），先求和再平方只说「应为 6，你的是 0」
+    ('均值用了整数除法 //', ['mean_rounded'], """def stable_var(values):
+    n = len(values)
+    m = sum(values) // n
+    return sum((v - m) ** 2 for v in values) / n
+"""),
+    ('均值用 round() 取整', ['mean_rounded'], """def stable_var(values):
+    n = len(values)
+    m = round(sum(values) / n)
+    return sum((v - m) ** 2 for v in values) / n
+"""),
+    ('偏差先求平均再平方', ['variance_always_zero'], """def stable_var(values):
+    n = len(values)
+    m = sum(values) / n
+    return (sum(v - m for v in values) / n) ** 2
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -77,6 +93,9 @@ WORDS = {
     '忘了 return（返回 None）': ["return", "None"],
     '方差是负数（减去的一项太大）': ["负数"],
     '除以 H²': ["相当于除以 25"],
+    '均值用了整数除法 //': ["整数除法 //", "向下取整", "均值是 3.75", "按 3 算"],
+    '均值用 round() 取整': ["round", "四舍五入", "均值是 3.75", "按 4 算"],
+    '偏差先求平均再平方': ["都是 0", "先把每个偏差平方"],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
@@ -97,5 +116,7 @@ REQUIREMENTS = [
 # (要求, 参考答案里的原文片段, 换成的邻居写法)
 NEIGHBOURS = [
     ('有偏方差', '/ len(values)      # 第二遍', '/ (len(values) - 1)      # 第二遍'),
+    ('均值不取整（//）', 'mean = sum(values) / len(values)', 'mean = sum(values) // len(values)'),
+    ('均值不取整（round）', 'mean = sum(values) / len(values)', 'mean = round(sum(values) / len(values))'),
     ('单遍公式不行', 'return sum((v - mean) ** 2 for v in values) / len(values)', 'return sum(v * v for v in values) / len(values) - mean * mean'),
 ]

@@ -19,6 +19,7 @@ CODES = {
     "alpha_twice": "α 用了两次（tanh(α²·x)）：α 只乘一次，tanh(α·x)。",
     "gamma_mean_for_all": "γ 要逐分量使用（第 i 个分量乘 γᵢ）：你对所有分量乘了同一个数（γ 的平均）。",
     "gamma_first_for_all": "γ 要逐分量使用（第 i 个分量乘 γᵢ）：你对所有分量都乘了 γ[0]。",
+    "beta_first_for_all": "β 要逐分量使用（第 i 个分量加 βᵢ）：你对所有分量都加了 β[0]。",
     "not_elementwise": "只改第 1 个输入（{before} → {after}），别的位置的输出也变了（第 {pos} 个变化了 {diff}）："
                        "DyT 逐个分量计算，每个输出只取决于同一位置的输入。",
     "not_saturating": "α = 1、γ = 1、β = 0 时，输入 {x} 的输出应约为 tanh({x}) = {want}，你的是 {got}：tanh 把很大的输入压到 ±1 以内。",
@@ -26,10 +27,12 @@ CODES = {
 
 
 def _model(values, alpha, gamma, beta, use_gamma=True, use_beta=True, alpha_kind="inside", beta_inside=False,
-           swapped=False, normalize=False, gamma_inside=False, sigmoid=False, gamma_kind="each"):
+           swapped=False, normalize=False, gamma_inside=False, sigmoid=False, gamma_kind="each", beta_kind="each"):
     xs = list(values)
     if gamma_kind != "each":   # 所有分量乘同一个数：γ 的平均或 γ[0]
         gamma = [sum(gamma) / len(gamma) if gamma_kind == "mean" else gamma[0]] * len(gamma)
+    if beta_kind != "each":    # 所有分量加 β[0]
+        beta = [beta[0]] * len(beta)
     if normalize:
         mu = sum(xs) / len(xs)
         sd = math.sqrt(sum((v - mu) ** 2 for v in xs) / len(xs) + 1e-5)
@@ -50,7 +53,7 @@ _FLAG_CODES = {("use_gamma", False): "no_gamma", ("use_beta", False): "no_beta",
                ("normalize", True): "normalized_first", ("gamma_inside", True): "gamma_inside",
                ("sigmoid", True): "sigmoid_not_tanh", ("alpha_kind", "divides"): "alpha_divides",
                ("alpha_kind", "squared"): "alpha_twice", ("gamma_kind", "mean"): "gamma_mean_for_all",
-               ("gamma_kind", "first"): "gamma_first_for_all"}
+               ("gamma_kind", "first"): "gamma_first_for_all", ("beta_kind", "first"): "beta_first_for_all"}
 
 
 def _steps(fn):
@@ -95,6 +98,7 @@ def check_dyt_list(fn):
         want = _model(values, alpha, gamma, beta)
         flags = {"use_gamma": [True, False], "use_beta": [True, False],
                  "alpha_kind": ["inside", "outside", "one", "divides", "squared"], "gamma_kind": ["each", "mean", "first"],
+                 "beta_kind": ["each", "first"],
                  "beta_inside": [False, True], "swapped": [False, True], "normalize": [False, True],
                  "gamma_inside": [False, True], "sigmoid": [False, True]}
         variants = combine(flags, {k: v[0] for k, v in flags.items()},

@@ -68,6 +68,11 @@ def dyt_list(values, alpha, gamma, beta):
 def dyt_list(values, alpha, gamma, beta):
     return [gamma[0] * math.tanh(alpha * v) + b for v, b in zip(values, beta)]
 """),
+    # 评审 r40 的尝试（逐字）：以前只说「输出第 2 个值应为 …，你的是 …」
+    ('所有分量都用 γ[0] 和 β[0]', ['gamma_first_for_all', 'beta_first_for_all'], """import math
+def dyt_list(values, alpha, gamma, beta):
+    return [gamma[0] * math.tanh(alpha * v) + beta[0] for v in values]
+"""),
 ]
 
 
@@ -77,6 +82,7 @@ WORDS = {
     '所有分量乘 γ 的平均': ['逐分量', 'γ 的平均'],
     'α 用了两次（tanh(α²·x)）': ['α 用了两次'],
     '所有分量乘 γ[0]': ['逐分量', 'γ[0]'],
+    '所有分量都用 γ[0] 和 β[0]': ['γ[0]', 'β[0]', '逐分量'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -8,6 +8,7 @@ from ...list_checks import beta_featurewise, as_rows, call_or_stop, combine, cop
 CODES = {
     "per_token_sigma": "你除以的是每个词元自己的标准差（普通的层归一化）：冻结 σ 的意思是所有词元都除以同一个给定的 sigma。",
     "no_centering": "没有减去均值：冻结的只是 σ，每个词元仍要减去它自己的均值 μ。",
+    "mean_reversed": "均值减反了：你算的是 μ_t − x，应为 x − μ_t（每个数减去这一行的均值），否则输出整体变号。",
     "global_mean": "你减去的是所有词元放在一起的均值：μ 要每个词元（每一行）各算一个。",
     "feature_mean": "你减去的是每个特征在各词元上的均值（按列）：μ 要沿一行、对一个词元的 H 个特征求。",
     "sigma_squared": "你除以的是 sigma²：sigma 本身就是标准差，直接除以它。",
@@ -46,12 +47,14 @@ def _model(x, sigma, gamma, beta, center="row", div="sigma", use_gamma=True, use
         own = var_of(row)
         d = {"sigma": sigma, "own": math.sqrt(own + 1e-5), "own0": math.sqrt(own), "square": sigma * sigma,
              "sqrt": math.sqrt(sigma), "eps": math.sqrt(sigma * sigma + 1e-5), "eps_out": sigma + 1e-5, "times": 1 / sigma}[div]
-        out.append([(gi if use_gamma else 1.0) * (v - m) / d + (bi if use_beta else 0.0)
+        sign = -1.0 if center == "reversed" else 1.0   # μ_t − x：减反了
+        mus = [mean_of(row)] * len(row) if center == "reversed" else mus
+        out.append([(gi if use_gamma else 1.0) * sign * (v - m) / d + (bi if use_beta else 0.0)
                     for v, m, gi, bi in zip(row, mus, g, b)])
     return out
 
 
-_FLAG_CODES = {("center", "none"): "no_centering", ("center", "all"): "global_mean", ("center", "col"): "feature_mean",
+_FLAG_CODES = {("center", "none"): "no_centering", ("center", "reversed"): "mean_reversed", ("center", "all"): "global_mean", ("center", "col"): "feature_mean",
                ("div", "own"): "per_token_sigma", ("div", "own0"): "per_token_sigma", ("div", "square"): "sigma_squared",
                ("div", "sqrt"): "sigma_sqrt", ("div", "eps"): "eps_added", ("div", "eps_out"): "eps_added_to_sigma", ("div", "times"): "multiplied_by_sigma",
                ("use_gamma", False): "no_gamma", ("use_beta", False): "no_beta", ("swapped", True): "gamma_beta_swapped"}
@@ -143,7 +146,7 @@ def check_frozen_sigma_norm(fn):
         got = as_rows(value, (len(x), len(x[0])))
         changed = unchanged((x, gamma, beta), given, "列表（rows、gamma 或 beta）")
         want = _model(x, sigma, gamma, beta)
-        flags = {"center": ["row", "none", "all", "col"],
+        flags = {"center": ["row", "none", "all", "col", "reversed"],
                  "div": ["sigma", "own", "square", "sqrt", "eps", "eps_out", "times"],
                  "use_gamma": [True, False], "use_beta": [True, False], "swapped": [False, True]}
         found = None

@@ -94,7 +94,20 @@ def frozen_sigma_norm(rows, sigma, gamma, beta):
 '''),
     ("分母写死成 2.5，没用参数 sigma", ["sigma_not_divided"], _src(y="g * (v - mu) / 2.5 + b")),
     ("γ 只用了第一个", ["gamma_not_featurewise"], _src(y="gamma[0] * (v - mu) / sigma + b")),
+    # 评审 r40 的尝试（逐字）：题目说能认出「均值的方向不对」，以前只说「第 1 行第 1 个值应为 0.325，你的是 -0.125」
+    ("均值减反了：μ − x", ["mean_reversed"], '''def frozen_sigma_norm(rows, sigma, gamma, beta):
+    out = []
+    for row in rows:
+        mu = sum(row) / len(row)
+        out.append([g * (mu - v) / sigma + b for v, g, b in zip(row, gamma, beta)])
+    return out
+'''),
 ]
+
+# 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
+WORDS = {
+    "均值减反了：μ − x": ["减反了", "μ_t − x", "x − μ_t"],
+}
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
 # 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
