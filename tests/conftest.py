@@ -215,10 +215,11 @@ def site_url():
 
 
 class PageLoads:
-    """数浏览器层一共打开了多少次网页（每次导航或重新载入算一次；about:blank 与 set_content 不算）。"""
+    """数浏览器层一共打开了多少次网页（每次导航或重新载入算一次；about:blank 与 set_content 不算），
+    以及启动了几个网页练习的 Worker（每个 Worker 启动一次 Pyodide）。"""
     def __init__(self):
         import collections
-        self.total, self.by_url = 0, collections.Counter()
+        self.total, self.by_url, self.workers = 0, collections.Counter(), 0
 
     def watch(self, page):
         def loaded(page=page):
@@ -226,7 +227,12 @@ class PageLoads:
             if url.startswith(("http://", "https://", "file://")):
                 self.total += 1
                 self.by_url[url.split("?")[0]] += 1
+
+        def started(worker):
+            if "/dsx_inpage/" in worker.url:
+                self.workers += 1
         page.on("load", lambda _: loaded())
+        page.on("worker", started)
 
 
 PAGE_LOADS = PageLoads()
@@ -254,7 +260,7 @@ def pytest_terminal_summary(terminalreporter):
     if PAGE_LOADS.total:
         pages = len(PAGE_LOADS.by_url)
         terminalreporter.write_line(f"浏览器层：打开网页 {PAGE_LOADS.total} 次（{pages} 个不同的地址；"
-                                    f"其中 visited 夹具打开 {VISITS.loads} 次）")
+                                    f"其中 visited 夹具打开 {VISITS.loads} 次）；启动 Pyodide {PAGE_LOADS.workers} 次")
 
 
 def guarded_page(context, local, allowed):

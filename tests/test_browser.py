@@ -102,9 +102,11 @@ def test_chinese_search_finds_words(open_page, word):
     assert page.console_errors == []
 
 
-def test_solution_is_folded_until_opened(open_page):
+@pytest.mark.changes_page                       # 点开了参考答案
+@pytest.mark.parametrize("path", ["book/ch05_implement_layernorm.html"])
+def test_solution_is_folded_until_opened(visited, path):
     """练习的参考答案在网页上默认折叠（show_solution 的输出本身是收起的 <details>）；点开之后才能看到参考代码。"""
-    page = open_page("book/ch05_implement_layernorm.html")
+    page = visited
     solution = page.locator("div.cell.tag_exercise-solution", has_text='"ch05-layer-norm"')
     output = solution.locator(".cell_output details.dsx-solution pre")
     assert output.count() == 1 and not output.is_visible(), "参考答案应当默认折叠"
@@ -115,9 +117,10 @@ def test_solution_is_folded_until_opened(open_page):
     assert page.console_errors == []
 
 
-def test_print_table_is_a_real_html_table_in_the_book(open_page):
+@pytest.mark.parametrize("path", ["book/ch00_environment.html"])
+def test_print_table_is_a_real_html_table_in_the_book(visited, path):
     """print_table 在书中显示为 HTML 表格（中文表头、格式化后的数字），不是对不齐的文本表格。"""
-    page = open_page("book/ch00_environment.html")
+    page = visited
     table = page.locator("table.dsx-table", has_text="每一行的均值与方差")
     assert table.count() == 1
     assert table.locator("th").all_inner_texts() == ["行", "数据", "均值", "方差（有偏）"]
@@ -298,12 +301,13 @@ def test_print_layout(visited, path):
     assert problems == [], f"{path} 打印时：{problems[:5]}"
 
 
-def test_front_page_download_links_resolve(open_page):
+@pytest.mark.parametrize("path", ["book/index.html"])
+def test_front_page_download_links_resolve(visited, path):
     """首页的下载链接都能下载：dsx_util 的 wheel 与 sdist（与 make dist 构建的相同）、笔记本压缩包；
     PDF 的链接只在网站里有 PDF 时才显示（make pdf 把 PDF 复制进来并显示链接），显示出来的链接总能下载。"""
     from dsx_book.nbsync import package_version, wheel_name
     dist = ROOT / "_build" / "dist"
-    page = open_page("book/index.html")
+    page = visited
     base = page.url.rsplit("/", 1)[0] + "/"
     for name in (wheel_name(), f"dsx_util-{package_version()}.tar.gz"):
         link = page.locator(f'article a[href$="/dist/{name}"]')

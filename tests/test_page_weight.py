@@ -120,24 +120,21 @@ def test_page_loads_no_math_or_icon_script_and_every_formula_is_rendered(visited
         assert fonts, f"{path} 没有加载公式字体"
 
 
-def test_copying_a_paragraph_copies_its_formulas_as_tex(browser, site_url):
+@pytest.mark.changes_page                      # 选中了一段文字，写了剪贴板
+@pytest.mark.parametrize("path", ["book/ch04_formulas.html"])
+def test_copying_a_paragraph_copies_its_formulas_as_tex(visited, site_url, path):
     """选中一段含公式的正文复制，剪贴板里的公式是 $...$ 形式的 TeX（看得见的排版结果本身复制不出文字）。"""
-    context = browser.new_context(locale="zh-CN")
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/"))
-    try:
-        page = context.new_page()
-        page.goto(site_url + "book/ch04_formulas.html", wait_until="load")
-        paragraph = page.locator("article p:has(span.math)").first
-        inline = paragraph.locator("span.math").count()
-        paragraph.evaluate("""p => { const r = document.createRange(); r.selectNodeContents(p);
-                                     const s = getSelection(); s.removeAllRanges(); s.addRange(r); }""")
-        page.keyboard.press("Control+C")
-        text = page.evaluate("() => navigator.clipboard.readText()")
-        tex = [t for _, t in source_formulas("book/ch04_formulas.html")]
-        pieces = re.findall(r"\$([^$]+)\$", text)
-        assert len(pieces) == inline and all(p in tex for p in pieces), text
-    finally:
-        context.close()
+    page = visited
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/"))
+    paragraph = page.locator("article p:has(span.math)").first
+    inline = paragraph.locator("span.math").count()
+    paragraph.evaluate("""p => { const r = document.createRange(); r.selectNodeContents(p);
+                                 const s = getSelection(); s.removeAllRanges(); s.addRange(r); }""")
+    page.keyboard.press("Control+C")
+    text = page.evaluate("() => navigator.clipboard.readText()")
+    tex = [t for _, t in source_formulas(path)]
+    pieces = re.findall(r"\$([^$]+)\$", text)
+    assert len(pieces) == inline and all(p in tex for p in pieces), text
 
 
 @pytest.mark.parametrize("path", ["book/ch04_formulas.html"])
@@ -315,33 +312,52 @@ def test_figures_load_lazily_in_reserved_space(browser, site_url, width):
         context.close()
 
 
-def _theme_before_theme_script(browser, site_url, scheme, stored=None):
-    """系统颜色为 scheme、localStorage 里存着 stored=(模式, 亮/暗) 时，主题脚本运行之前页面的 data-theme。"""
-    context = browser.new_context(color_scheme=scheme)
-    try:
-        page = context.new_page()
-        if stored:
-            page.add_init_script(f"localStorage.setItem('mode', '{stored[0]}'); localStorage.setItem('theme', '{stored[1]}');")
-        page.route(re.compile(r".*pydata-sphinx-theme\.js.*"), lambda route: route.abort())
-        page.goto(site_url + "book/ch03_dim_keepdim.html", wait_until="load")
+THEME_PAGE = "book/ch03_dim_keepdim.html"
+
+
+@pytest.fixture(scope="module")
+def theme_before_theme_script(browser, site_url):
+    """probe(scheme, stored=None)：系统颜色为 scheme、localStorage 里存着 stored=(模式, 亮/暗) 时，主题脚本运行之前
+    （首次绘制的时刻）页面的 data-theme。
+
+    首次绘制之前运行的只有 <head> 里的脚本（主题脚本 pydata-sphinx-theme.js 在 <body> 末尾、defer，这里还拦下了它），
+    所以页面换成第 3 章自己的 <head>（取自构建结果，一字不改）加一个空的 <body>：决定颜色的是同一段脚本，
+    却不必每次都载入整章的探索器与插图。七种情形共用一个页面，每种改系统颜色与 localStorage 后重新载入。"""
+    built = (html_dir() / THEME_PAGE).read_text(encoding="utf-8")
+    head = built[:built.index("</head>")]
+    assert "prefers-color-scheme" in head, "第 3 章的 <head> 里没有定颜色的脚本"
+    url = site_url + THEME_PAGE
+    context = browser.new_context()
+    page = context.new_page()
+    page.route(re.compile(r".*pydata-sphinx-theme\.js.*"), lambda route: route.abort())
+    page.route(url, lambda route: route.fulfill(body=head + "</head><body></body></html>",
+                                                content_type="text/html; charset=utf-8"))
+    page.goto(url, wait_until="load")
+
+    def probe(scheme, stored=None):
+        page.emulate_media(color_scheme=scheme)
+        page.evaluate("""s => { localStorage.clear();
+            if (s) { localStorage.setItem('mode', s[0]); localStorage.setItem('theme', s[1]); } }""", stored)
+        page.reload(wait_until="load")
         return page.evaluate("() => document.documentElement.dataset.theme")
-    finally:
-        context.close()
+
+    yield probe
+    context.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("stored", [None, "light", "dark"])
-def test_colour_mode_is_decided_before_the_theme_script(browser, site_url, scheme, stored):
+def test_colour_mode_is_decided_before_the_theme_script(theme_before_theme_script, scheme, stored):
     """没有主题脚本时（即它运行之前，首次绘制的时刻）页面已是跟随系统的亮/暗色，代码块的样式不会在加载后才生效。
 
     stored：主题上次存下的亮/暗（读者之前来过，之后系统换了颜色）。模式是「跟随系统」时应以系统为准。
     """
-    assert _theme_before_theme_script(browser, site_url, scheme, stored and ("auto", stored)) == scheme
+    assert theme_before_theme_script(scheme, stored and ("auto", stored)) == scheme
 
 
-def test_colour_mode_chosen_by_the_reader_wins(browser, site_url):
+def test_colour_mode_chosen_by_the_reader_wins(theme_before_theme_script):
     """读者在页面上选了暗色（模式 dark）时，即使系统是亮色，首次绘制也是暗色。"""
-    assert _theme_before_theme_script(browser, site_url, "light", ("dark", "dark")) == "dark"
+    assert theme_before_theme_script("light", ("dark", "dark")) == "dark"
 
 
 def test_figure_tags_given_a_size_by_the_author_are_left_alone(tmp_path):

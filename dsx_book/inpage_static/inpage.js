@@ -138,17 +138,24 @@
     }
     const starting = startWorker(box).then(() => null, (err) => err);   // 与编辑器同时加载
     const st = await edit(box);
+    await judge(box, st.cm.getValue(), starting);
+  }
+
+  // 检查一段代码并把结论显示在 box 的反馈区：等 Worker 启动完（starting），交给 check，按结论显示。
+  // 「运行并检查」（run）与下面的 checkAll 都只经过这里，所以两者的 Worker、检查器和显示是同一份。
+  async function judge(box, code, starting) {
     const failed = await starting;
     if (failed) {
       worker = null;
       say(box, "fail", "浏览器里的 Python 加载失败：" + esc(String(failed.message || failed)) + "。请刷新页面后再试。");
-      return;
+      return null;
     }
     say(box, "busy", "正在运行并检查…");
-    const out = await check(st.cm.getValue(), box);
+    delete box.querySelector(".dsx-inpage-feedback").dataset.codes;   // 没有结论时不留上一次的代码
+    const out = await check(code, box);
     if (out.timeout) {
       say(box, "fail", `✗ 运行超过 ${LIMIT_MS / 1000} 秒，已停止（可能有死循环）。页面没有受影响，改好代码后可以再次运行。`);
-      return;
+      return out;
     }
     // 与 Jupyter 里 CheckResult 的显示相同：✓ 通过；○ 尚未作答（中性的灰色）；✗ 发现 n 个问题 + 每条中文说明。
     // 错误代码只在 data-codes 里（给测试和程序看），不显示给读者。
@@ -158,6 +165,21 @@
     if (out.printed) html += `<pre class="dsx-inpage-printed">${esc(out.printed)}</pre>`;
     say(box, { passed: "pass", not_done: "todo", failed: "fail" }[r.state], html);
     box.querySelector(".dsx-inpage-feedback").dataset.codes = r.codes.join(" ");
+    return out;
+  }
+
+  // 给测试用：把几段代码依次当作 box 编辑器里的代码检查，不经过编辑器（每段都走 judge，与按钮相同），
+  // 一次返回每段的结论 {state, head, messages, codes} 与反馈区显示的样子 {shown, html, className, dataCodes}。
+  // 同一页面的 Worker（Pyodide）只启动一次，测试不必为每个错误写法输入代码、点按钮、等反馈。
+  async function checkAll(box, sources) {
+    const fb = box.querySelector(".dsx-inpage-feedback");
+    const verdicts = [];
+    for (const code of sources) {
+      const out = await judge(box, code, startWorker(box).then(() => null, (err) => err));
+      verdicts.push(Object.assign({ timeout: !!(out && out.timeout) }, out && out.result,
+        { shown: fb.innerText, html: fb.innerHTML, className: fb.className, dataCodes: fb.dataset.codes }));
+    }
+    return verdicts;
   }
 
   async function reset(box) {
@@ -183,5 +205,5 @@
   });
   if (window.dsxInpageFirst) handle(window.dsxInpageFirst);
   for (const box of boxes) if (localStorage.getItem("dsx-inpage:" + box.dataset.exercise) !== null) edit(box);
-  window.dsxInpage = { run, edit, reset };
+  window.dsxInpage = { run, edit, reset, checkAll };
 })();
