@@ -2,6 +2,7 @@
 //    适用于浏览器里排版的 MathJax，也适用于构建时排好的公式（mjx-container / .katex-display）。
 // 2. 主题的 Colab 按钮图片的替代文字是英文，换成中文。
 // 3. 表格：数、元组所在的格子不折行（输出里带负号或指数的数也不在「-」处折行）；每张表格套一个能横向滚动的框，放不下时框上方显示一行提示。
+//    代码块比自己的框宽时（手机上多见，滚动条常常看不见）同样在代码上方显示一行提示。
 // 4. 插图延迟加载（dsx_book/trim.py）；读者在浏览器里打印本页时，把还没下载的图改为立即下载
 //    （浏览器打印时一般也会自己加载，这里再保一次）。
 (function () {
@@ -39,6 +40,17 @@
 
   const NUMERIC = /^[-+−]?[\d(（][\d\s.,()+\-−e×%]*$/;
   const HINT = "表格较宽：向右滑动（滚动）查看其余的列 →";
+  const CODE_HINT = "代码较宽：向右滑动（滚动）查看整行 →";
+  // 能横向滚动的框（box）上方那一行提示：内容（content）比框宽时显示，放得下时藏起来
+  function scrollHint(text) {
+    const hint = document.createElement("p");
+    hint.className = "dsx-scroll-hint";
+    hint.textContent = text;
+    return hint;
+  }
+  function wider(content, box) {
+    return Math.max(content.scrollWidth, content.getBoundingClientRect().width) > box.clientWidth + 1;
+  }
   function tables() {
     document.querySelectorAll("article.bd-article table").forEach((table) => {
       let box = table.parentElement;
@@ -48,15 +60,25 @@
         });
         box = document.createElement("div");
         box.className = "dsx-table-scroll";
-        const hint = document.createElement("p");
-        hint.className = "dsx-scroll-hint";
-        hint.textContent = HINT;
+        const hint = scrollHint(HINT);
         table.replaceWith(hint);
         hint.after(box);
         box.appendChild(table);
       }
-      const wide = Math.max(table.scrollWidth, table.getBoundingClientRect().width) > box.clientWidth + 1;
-      box.previousElementSibling.hidden = !wide;
+      box.previousElementSibling.hidden = !wider(table, box);
+    });
+  }
+  // 代码块：<pre> 自己就是滚动的框，提示放在它前面（同在 div.highlight 里：网页练习的编辑器换掉 div.highlight 时提示一起去掉）
+  function codeBlocks() {
+    document.querySelectorAll("article.bd-article div.highlight > pre").forEach((pre) => {
+      const wide = pre.scrollWidth > pre.clientWidth + 1;
+      let hint = pre.previousElementSibling;
+      if (!hint || !hint.classList.contains("dsx-scroll-hint")) {
+        if (!wide) return;
+        hint = scrollHint(CODE_HINT);
+        pre.before(hint);
+      }
+      hint.hidden = !wide;
     });
   }
 
@@ -90,12 +112,13 @@
   let pending = null;
   function later() {
     cancelAnimationFrame(pending);
-    pending = requestAnimationFrame(() => { fit(); tables(); });
+    pending = requestAnimationFrame(() => { fit(); tables(); codeBlocks(); });
   }
 
   window.addEventListener("resize", later);
   window.addEventListener("load", () => {
     tables();
+    codeBlocks();
     fit();
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
       MathJax.startup.promise.then(fit);
@@ -105,6 +128,7 @@
     chineseAlt();
     outputNumbers();
     tables();
+    codeBlocks();
     fit();
   });
   window.addEventListener("beforeprint", () => {

@@ -3,6 +3,7 @@
 - 章节笔记本里，纯 Python 练习的模板单元格带标签 inpage-exercise（由 dsx_book/nbsync.py 生成）；本扩展在每个这样的
   单元格后面放一条工具栏（「运行并检查」「重置」）和反馈区，外加一小段内联脚本。只读不练的读者不会多下载任何文件：
   内联脚本在读者第一次点工具栏或代码时才去加载 inpage.js、编辑器（CodeMirror 5）和浏览器里的 Python（Pyodide）。
+  工具栏下面紧接着的检查单元格（笔记本里运行检查的代码）上方有一行说明：它是给 Jupyter、Colab 用的，网页上不用运行。
 - 构建结束时把需要的文件复制进网站的 _static/：Pyodide 核心文件与 CodeMirror 来自 npm 包（make 安装到
   node_modules/，版本写在 package.json），检查器就是 dsx_util 里的那一份（feedback.py、list_checks.py 和各网页练习的 check.py）。网页不从外部加载任何东西。
 """
@@ -45,6 +46,7 @@ border:1px solid var(--pst-color-border,#ccc);background:var(--pst-color-surface
 .dsx-keys-touch{display:none}@media (hover:none) and (pointer:coarse){.dsx-keys-desk{display:none}.dsx-keys-touch{display:inline}}
 .dsx-inpage-feedback{font-size:.9em;padding:.4em .7em;border-left:4px solid var(--pst-color-border,#bbb);
 color:var(--pst-color-text-muted,#555);white-space:pre-wrap}
+.dsx-check-label{font-size:.8em;color:var(--pst-color-text-muted,#555);margin:.8em 0 .2em}
 </style>
 <script>(function(){var s=null;function go(e){if(s)return;var t=e&&e.target&&e.target.closest&&
 e.target.closest(".dsx-inpage button,.dsx-inpage-code");if(e&&!t)return;s=document.createElement("script");
@@ -77,6 +79,10 @@ def _toolbar(ex, static, first):
 
 
 CHECK_TAG = "exercise-check"
+# 网页练习的检查单元格（笔记本里运行检查的代码）上方的一行：手机上的读者曾把它当成要在网页里运行的东西（学习者评审 r39）。
+# 只加在网页版：读者版笔记本由章节笔记本生成，PDF 由 singlehtml 生成，都不经过 add_toolbars
+CHECK_LABEL = ("下面这一格是给 Jupyter、Colab 用的：在笔记本里运行它来检查。"
+               "在网页上不用运行它，上面的「运行并检查」做的是同样的检查。")
 
 
 def _torch_note(ex, docname):
@@ -91,14 +97,17 @@ def _torch_note(ex, docname):
             '把模板换成你的实现后运行它下面的检查单元格。</div>')
 
 
-def mark_torch_checks(doctree, docname, exercises):
-    """要 PyTorch 的练习：检查单元格的输出（构建时模板未作答的提示）换成 _torch_note。"""
+def mark_check_cells(doctree, docname, exercises):
+    """网页练习：检查单元格上方加一行 CHECK_LABEL（这一格是给 Jupyter、Colab 用的）；
+    要 PyTorch 的练习：检查单元格的输出（构建时模板未作答的提示）换成 _torch_note。"""
     cells = [n for n in doctree.findall(nodes.container) if f"tag_{CHECK_TAG}" in n.get("classes", [])]
     if len(cells) != len(exercises):
         raise ExtensionError(f"{docname}：有 {len(cells)} 个检查单元格，但目录里有 {len(exercises)} 道练习。"
                              "请运行 python -m dsx_book.nbsync。")
     for cell, ex in zip(cells, exercises):
         if ex.in_page:
+            label = f'<p class="dsx-check-label" data-exercise="{html.escape(ex.id)}">{CHECK_LABEL}</p>'
+            cell.parent.insert(cell.parent.index(cell), nodes.raw("", label, format="html"))
             continue
         for child in list(cell.children):
             if "cell_output" in child.get("classes", []):
@@ -110,7 +119,7 @@ def add_toolbars(app, doctree, docname):
     if app.builder.name != "html":  # 只给网页版加：singlehtml（PDF 版的来源）把全书拼成一页，打印出来也点不了
         return
     from dsx_util.exercises.catalog import exercises_for
-    mark_torch_checks(doctree, docname, exercises_for(docname.rsplit("/", 1)[-1]))
+    mark_check_cells(doctree, docname, exercises_for(docname.rsplit("/", 1)[-1]))
     exercises = [ex for ex in exercises_for(docname.rsplit("/", 1)[-1]) if ex.in_page]
     cells = [n for n in doctree.findall(nodes.container) if f"tag_{TAG}" in n.get("classes", [])]
     if len(cells) != len(exercises):

@@ -4,9 +4,11 @@ dsx_util/exercises/items/ 里的练习文件生成（练习只在那里维护）
 python -m dsx_book.nbsync          # 就地修正
 python -m dsx_book.nbsync --check  # 只检查，有不一致就退出码 1（测试用）
 
-设置单元格保证 dsx_util 就绪，并且总用一行中文说明它做了什么：已经装好就直接用；在 Colab 里依次试
+设置单元格保证 dsx_util 就绪，并且总用中文说明它做了什么：已经装好就直接用；在 Colab 里依次试
 软件包索引上的固定版本 dsx_util==<版本号>（发布之后才有）、网页版提供的 wheel、仓库的同版本标签；
 不在 Colab 里时，安装本笔记本旁边的 wheel（笔记本压缩包里就有），没有就打印中文的安装步骤。
+最后在正在运行的内核里逐个导入 dsx_util 和它的每个依赖（安装信息说装好了不算数：可能只剩 dist-info 或一个空目录，
+或是刚装进正在运行的内核），逐个报告；都导入得了才说「就绪」，导入不了时说要重启内核或重装。
 版本号来自 dsx_util/__init__.py 的 __version__；网页版与仓库的地址来自 _config.yml
 （sphinx.config.dsx_web_url，没写时由 repository.url 推出 GitHub Pages 的地址）。改了它们运行本脚本即可。
 """
@@ -24,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Colab 把 # @title 的单元格显示成一行标题（元数据 cellView: form），JupyterLab 按 source_hidden 折叠它。
 SETUP_TEMPLATE = '''# @title 环境设置：准备本书的工具包 dsx_util（先运行这一格，它会说明做了什么）
 import os, re, subprocess, sys, tempfile
-from importlib import invalidate_caches, metadata
+from importlib import import_module, invalidate_caches, metadata
 
 VERSION, WHEEL = "__VERSION__", "__WHEEL__"
 WHEEL_URL = os.environ.get("DSX_UTIL_WHEEL_URL") or "__WHEEL_URL__"  # 网页版提供的 wheel（环境变量可换地址）
@@ -44,6 +46,17 @@ def version(name):
         return metadata.version(name)
     except metadata.PackageNotFoundError:
         return None
+
+
+def import_error(name):
+    """在这个内核里导入发行包 name（如 noto-cjk-sans-otc → noto_cjk_sans_otc）：导入得了返回 None，否则返回原因。"""
+    try:
+        module = import_module(name.replace("-", "_"))
+    except Exception as e:  # 任何错误都说明后面的单元格导入它时也会失败
+        return f"{type(e).__name__}: {e}"[:200]
+    if getattr(module, "__file__", None) is None:  # 只剩一个空目录：Python 把它当作命名空间包，导入「成功」却什么也没有
+        return f"{module.__name__} 只是一个没有代码的空目录（{next(iter(module.__path__), '')}）"
+    return None
 
 
 # 已装好的 torch、numpy、ipywidgets、matplotlib（例如 Colab 预装的）固定在现有版本，安装时不升级也不降级
@@ -89,30 +102,44 @@ if done is None:
           + ("\\n出现 Retrying … NewConnectionError 或 No matching distribution found 时，多半是镜像连不上："
              "把 -i 后的地址换成 __SECOND_MIRROR__ 再试，或检查网络与代理。" if errors else ""))
 else:
-    # 逐个报告依赖：导入要用的都装好了才说「就绪」；中文字体只影响图里的字，单独说
+    # 逐个报告依赖，并且在这个内核里真的导入一次：只有安装信息（空目录、残留的 dist-info）或刚装进正在运行的内核、
+    # 还导入不了的包，后面的单元格照样会失败，不算就绪。中文字体只影响图里的字，单独说
+    invalidate_caches()
     needs = [re.split(r"[ ;<>=!~\\[(]", r)[0] for r in metadata.requires("dsx_util") or [] if "extra ==" not in r]
     have = {n: version(n) for n in needs}
     font = "noto-cjk-sans-otc"
+    tried = {n: import_error(n) for n in ["dsx_util"] + [n for n, v in have.items() if v]}
+    broken = {n: e for n, e in tried.items() if e}
     missing = [n for n, v in have.items() if v is None and n != font]
-    deps = "、".join(f"{n} {v}" if v else f"{n}（缺）" for n, v in have.items())
+    unusable = [n for n in broken if n != font]   # 安装信息说装着，这个内核却导入不了
+    deps = "、".join(f"{n}（缺）" if v is None else f"{n} {v}" + ("（导入失败）" if n in broken else "")
+                    for n, v in have.items())
     stale = [n for n, v in loaded.items() if version(n) != v]   # 这次会话里已经导入、现在版本变了
-    torch_cpu = " -f __TORCH_CPU__" if "torch" in missing else ""
-    if missing:
+    torch_cpu = " -f __TORCH_CPU__" if "torch" in missing + unusable else ""
+    if missing or unusable:
         why = (f"\\n依赖没装上，pip 的报错：{dep_error[:200]}" if dep_error else "") + (
             "\\n没有 torch：本格不替你装它（从软件包索引装，Linux 上会得到带 CUDA 的版本，几个 GB），请按下面的命令装只带 CPU 的版本。"
             if "torch" in missing else "")
-        print(f"还没有就绪：dsx_util {VERSION} {done}，但缺少 {'、'.join(missing)}，后面的单元格导入它们时会失败。"
-              f"依赖：{deps}。{why}\\n请在终端里（激活同一个虚拟环境）运行：pip install {' '.join(missing)} -i __MIRROR__{torch_cpu}"
-              "\\n出现 Retrying … NewConnectionError 或 No matching distribution found 时，多半是镜像连不上："
+        wrong = "，".join(([f"缺少 {'、'.join(missing)}"] if missing else [])
+                         + ([f"这个内核导入不了 {'、'.join(unusable)}（安装信息说装着）"] if unusable else []))
+        print(f"还没有就绪：dsx_util {VERSION} {done}，但{wrong}，后面的单元格导入它们时会失败。依赖：{deps}。{why}")
+        if unusable:
+            again = " ".join("./" + WHEEL if n == "dsx_util" else n for n in unusable)
+            print("导入时的报错：" + "；".join(f"import {n.replace('-', '_')}：{broken[n]}" for n in unusable)
+                  + "\\n刚装进正在运行的内核的包（这一格刚装的，或你在终端里装的），要重启内核（Kernel → Restart Kernel）才导入得了："
+                  "请重启内核，再运行这一格。重启后仍导入不了，说明安装不完整（例如只剩安装信息或一个空目录），"
+                  f"请在终端里（激活同一个虚拟环境）重装：pip install --force-reinstall --no-deps {again} -i __MIRROR__{torch_cpu}")
+        if missing:
+            print(f"请在终端里（激活同一个虚拟环境）运行：pip install {' '.join(missing)} -i __MIRROR__{torch_cpu}")
+        print("出现 Retrying … NewConnectionError 或 No matching distribution found 时，多半是镜像连不上："
               "把 -i 后的地址换成 __SECOND_MIRROR__ 再试，或检查网络与代理。"
-              "\\n装好后重新运行这一格（不必重启内核）。")
-    elif done == "已经安装" and have.get(font):
-        print(f"dsx_util {VERSION} 已经安装，直接使用。")
+              "\\n装好后重新运行这一格（一般不必重启内核：它会在这个内核里逐个导入检查，导入不了时会告诉你）。")
     else:
-        print(f"环境已就绪：dsx_util {VERSION} {done}；依赖都在：{deps}"
-              + (f"；图用的中文字体 {font} 没装上，图里的中文会显示成方框（联网后运行 pip install {font} -i __MIRROR__）"
-                 if not have.get(font) else "")
-              + (f"；未改动已装的 {' '.join(keep)}。" if keep else "。"))
+        print(f"环境已就绪：dsx_util {VERSION} {done}；依赖都能导入：{deps}"
+              + (f"；图用的中文字体 {font} {'导入不了' if font in broken else '没装上'}，图里的中文会显示成方框"
+                 f"（联网后运行 pip install {'--force-reinstall ' if font in broken else ''}{font} -i __MIRROR__）"
+                 if not have.get(font) or font in broken else "")
+              + (f"；未改动已装的 {' '.join(keep)}。" if keep and done != "已经安装" else "。"))
     if stale:
         print(f"请重启内核（Kernel → Restart Kernel），再从头运行：这次会话里已经导入的 {'、'.join(stale)} 换了版本。")'''
 

@@ -2,12 +2,15 @@
 
 书中所有练习都保持模板原样（读者自己作答），所以每一章的检查输出都应是“尚未作答”。
 检查的是浏览器算出来的颜色（getComputedStyle），亮色与暗色都看。
+网页练习的检查单元格上方有一行说明它是给 Jupyter、Colab 用的（手机与宽屏、亮色与暗色）。
 """
 import re
 
 import pytest
 
 from conftest import html_dir
+from dsx_book.inpage import CHECK_LABEL
+from dsx_util.exercises.catalog import EXERCISES
 from test_browser_explorers import CONTRAST_JS
 
 RED_JS = """(el) => {
@@ -56,3 +59,39 @@ def test_unanswered_exercises_show_no_red_box(visited, path, scheme):
         low = [r for r in check.evaluate(CONTRAST_JS) if r["ratio"] < 4.5]
         assert not low, f"{path}（{scheme}）里检查输出的文字对比度不足 4.5:1：{low}"
     assert "not_done" not in page.locator("main").inner_text(), path
+
+
+IN_PAGE = [ex for ex in EXERCISES if ex.in_page]
+LABEL_JS = """el => {
+  let bar = el.previousElementSibling;
+  while (bar && ["STYLE", "SCRIPT"].includes(bar.tagName)) { bar = bar.previousElementSibling; }
+  const cell = el.nextElementSibling, box = el.getBoundingClientRect();
+  return {bar: bar && bar.classList.contains("dsx-inpage") ? bar.dataset.exercise : null,
+          cell: cell && cell.classList.contains("tag_exercise-check") ? cell.textContent : null,
+          right: box.right, room: document.documentElement.clientWidth, size: parseFloat(getComputedStyle(el).fontSize)};
+}"""
+
+
+IN_PAGE_PATHS = sorted({f"book/{ex.chapter}.html" for ex in IN_PAGE})
+# 每页在宽屏的亮色、暗色与手机的亮色下看（这三种访问与其他测试共用）；手机的暗色只看有两道网页练习的第 6 章（多开的页面少）
+LABEL_VIEWS = ([(p, w, s) for p in IN_PAGE_PATHS for w, s in [(1280, "light"), (1280, "dark"), (390, "light")]]
+               + [("book/ch06_biased_unbiased.html", 390, "dark")])
+
+
+@pytest.mark.parametrize("path, width, scheme", LABEL_VIEWS)
+def test_in_page_check_cells_say_they_are_for_jupyter(visited, path, width, scheme):
+    """网页练习：编辑器与「运行并检查」下面是笔记本里运行检查的那一格；它上方有一行说明：这一格是给 Jupyter、Colab 用的，
+    网页上不用运行（学习者评审 r39：手机上的读者把它当成了要在网页里运行的代码）。手机与宽屏、亮色与暗色下都看得见、读得清。"""
+    page = visited
+    for ex in (ex for ex in IN_PAGE if f"book/{ex.chapter}.html" == path):
+        label = page.locator(f'.dsx-check-label[data-exercise="{ex.id}"]')
+        assert label.count() == 1, f"{path}（{width} px，{scheme}）：练习 {ex.id} 的检查单元格上方没有说明"
+        assert label.is_visible() and label.inner_text() == CHECK_LABEL, (ex.id, label.inner_text())
+        where = label.evaluate(LABEL_JS)
+        assert where["bar"] == ex.id, f"{ex.id}：说明不在这道练习的「运行并检查」下面（{where['bar']}）"
+        assert where["cell"] and f"{ex.checker}({ex.entry})" in where["cell"], f"{ex.id}：说明下面不是它的检查单元格"
+        assert where["right"] <= where["room"] and where["size"] >= 11, where
+        mine = [r for r in label.evaluate("(el, js) => eval(js)(el.parentElement)", CONTRAST_JS)
+                if r["text"] == CHECK_LABEL[:30]]
+        assert mine and min(r["ratio"] for r in mine) >= 4.5, f"{path}（{width} px，{scheme}）说明的文字对比度不足 4.5:1：{mine}"
+    assert page.locator(".dsx-check-label").count() == len([ex for ex in IN_PAGE if f"book/{ex.chapter}.html" == path])

@@ -355,7 +355,7 @@ def test_torch_exercises_on_the_web_say_where_to_run_them(visited, site_url, pat
 
 def test_phone_editor_wraps_and_speaks_touch(browser, site_url, chapter_page):
     """手机（390 px、触屏）：按键说明不提 Esc、Tab、Ctrl（触屏键盘没有），而是触屏的说法；编辑器里长的行折行显示，
-    每一行都完整地落在编辑器里（不需要横向滚动才看得到行尾）。有实体键盘的宽屏仍说 Esc 与 Tab。"""
+    每一行都完整地落在编辑器里（不需要横向滚动才看得到行尾），也就不再有「代码较宽」的提示。有实体键盘的宽屏仍说 Esc 与 Tab。"""
     ex = next(ex for ex in IN_PAGE if ex.id == "ch04-layer-norm-rows")
     phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                 device_scale_factor=2, locale="zh-CN")
@@ -365,8 +365,12 @@ def test_phone_editor_wraps_and_speaks_touch(browser, site_url, chapter_page):
     keys = page.locator(".dsx-inpage-keys").nth(n).inner_text()
     assert "Esc" not in keys and "Ctrl" not in keys and "Tab" not in keys and "点一下代码" in keys, keys
     assert "自动缩进" in keys and "每层 4 个" not in keys, keys   # 评审 r40：不再叫人自己打空格（编辑器已缩进）
+    # 编辑器出现之前，静态的模板比框宽：代码上方有「代码较宽」的提示（dsx.js）；编辑器折行显示，提示随静态代码一起去掉
+    cell = page.locator(".dsx-inpage-code").nth(n)
+    assert cell.locator(".dsx-scroll-hint:visible").count() == 1
     long_line = "    return [[gamma[j] * (row[j] - sum(row) / len(row)) + beta[j] for j in range(len(row))] for row in rows]"
     _set_code(page, n, ex.template + "\n" + long_line + "\n")
+    assert cell.locator(".dsx-scroll-hint").count() == 0, "编辑器折行显示，不该再有横向滚动的提示"
     fits = page.evaluate("""n => {
         const cm = document.querySelectorAll('.dsx-inpage-code')[n].querySelector('.CodeMirror');
         const scroller = cm.querySelector('.CodeMirror-scroll');

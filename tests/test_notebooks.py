@@ -1,5 +1,7 @@
 """每个章节笔记本：结构符合章节模板，存储时没有输出，并且能从头到尾运行、图中没有缺字（豆腐块）。"""
+import ast
 import re
+import sys
 
 import nbformat
 import pytest
@@ -21,6 +23,40 @@ def test_chapters_are_in_sync_with_nbsync():
     from dsx_book.nbsync import sync
     problems = {p.stem: sync(p, check=True) for p in CHAPTERS}
     assert {k: v for k, v in problems.items() if v} == {}
+
+
+def imports_outside_try(source):
+    """一段代码里不在 try 里的 import 的顶层模块名（try 里的导入缺了也能运行，如第 11 章的 numba）。"""
+    tree = ast.parse("\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))))
+    guarded = {id(n) for t in ast.walk(tree) if isinstance(t, ast.Try) for part in t.body for n in ast.walk(part)}
+    names = set()
+    for node in ast.walk(tree):
+        if id(node) in guarded:
+            continue
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_setup_cell_checks_every_package_a_chapter_imports():
+    """设置单元格在内核里逐个导入 dsx_util 和它在 pyproject.toml 里声明的每个依赖，都导入得了才说就绪。这句话要覆盖
+    章节真正导入的东西：每章（设置单元格以外）不在 try 里的 import，要么是标准库，要么是 dsx_util 或它的依赖。"""
+    import tomllib
+    from conftest import ROOT
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    checked = {"dsx_util"} | {re.split(r"[ ;<>=!~\[(]", r)[0].replace("-", "_") for r in project["dependencies"]}
+    found, extra = set(), {}
+    for path in CHAPTERS:
+        for cell in nbformat.read(path, as_version=4).cells[1:]:
+            if cell.cell_type == "code":
+                names = imports_outside_try(cell.source) - set(sys.stdlib_module_names)
+                found |= names
+                if names - checked:
+                    extra.setdefault(path.stem, set()).update(names - checked)
+    assert extra == {}, f"章节导入了设置单元格不检查的包（加进 pyproject.toml 的依赖，或放进 try）：{extra}"
+    assert {"dsx_util", "torch"} <= found, found   # 对照：确实读到了章节的导入
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)

@@ -226,6 +226,17 @@ def test_hints_shown_and_solutions_in_appendix(reader, text):
     assert hints > 0 and text.count("提示") >= hints
 
 
+def test_no_web_only_lines_under_the_exercises(text):
+    """网页练习的工具栏和检查单元格上方「这一格是给 Jupyter、Colab 用的」那行说明只属于网页：PDF 里没有；
+    对照：每道网页练习的检查单元格照样印在 PDF 里。"""
+    from dsx_book.inpage import CHECK_LABEL
+    from dsx_util.exercises.catalog import EXERCISES
+    flat = squash(text)
+    in_page = [ex for ex in EXERCISES if ex.in_page]
+    assert in_page and all(squash(f"{ex.checker}({ex.entry})") in flat for ex in in_page)
+    assert squash(CHECK_LABEL)[:20] not in flat and "运行并检查" not in flat
+
+
 def test_explorers_are_static_figures_with_the_live_url(text):
     site = build_pdf.book_info()["site"]
     calls = {p.stem: sum("_explorer(" in "".join(c["source"]) for c in json.loads(p.read_text(encoding="utf-8"))["cells"]

@@ -160,6 +160,20 @@ def test_rerun_hint_once_before_the_first_explorer(path):
     assert hints[0] == first - 1, f"{path.stem}：提示应紧挨在第一个探索器单元格之前"
 
 
+def test_jupyter_check_label_is_on_the_web_page_only():
+    """网页练习的检查单元格上方那行说明（这一格是给 Jupyter、Colab 用的）只在网页上，每道网页练习一行；
+    读者版笔记本（就在 Jupyter、Colab 里读）没有它，检查单元格照旧。"""
+    from dsx_book.inpage import CHECK_LABEL
+    from dsx_util.exercises.catalog import EXERCISES
+    for path in CHAPTERS:
+        in_page = [ex for ex in EXERCISES if ex.chapter == path.stem and ex.in_page]
+        assert page_html(path).count(CHECK_LABEL) == len(in_page), path.stem
+        reader = (READER / path.name).read_text(encoding="utf-8")
+        assert "给 Jupyter、Colab 用的" not in reader, path.stem
+        assert all(f"{ex.checker}({ex.entry})" in reader for ex in in_page), path.stem
+    assert any(ex.in_page for ex in EXERCISES)
+
+
 def test_some_chapter_has_an_explorer_hint():
     """上一个测试对没有探索器的章节只检查「没有提示」；这里确认至少有一章真的带了提示。"""
     assert any("Error displaying widget" in (READER / p.name).read_text(encoding="utf-8") for p in CHAPTERS)

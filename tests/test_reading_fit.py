@@ -2,6 +2,7 @@
 
 - 表格里的数和元组（如 (2, 3, 4)）不在中间折行，表头不拆成一字一行；
 - 表格比栏宽时在自己的框里横向滚动，框上方有一行看得见的提示；放得下时不显示提示；
+- 代码块比自己的框宽时（横向滚动），代码上方同样有一行看得见的提示（手机上滚动条常常看不见）；放得下时没有；
 - 输出（print 的结果）里的数不在中间折行（如「0.00」不拆成「0.0」和「0」）；
 - 行间公式里最小的字（上下标）不小于 MIN_GLYPH_PX（dsx.js 把太宽的公式缩小时也一样）；
 - 窄屏上式号单独占一行时，紧挨着公式的下方（离公式不超过 MAX_EQNO_GAP_PX），不像属于下一段。
@@ -32,7 +33,9 @@ FIT_JS = r"""() => {
     return tops.filter((v, i) => i === 0 || v - tops[i - 1] > 4).length;
   };
   const visible = el => el.getClientRects().length > 0;
-  const out = {tables: 0, cells: [], heads: [], hints: [], numbers: [], formulas: [], smallest: Infinity, eqno: []};
+  const hinted = hint => !!hint && hint.classList.contains('dsx-scroll-hint') && !hint.hidden && visible(hint)
+                         && getComputedStyle(hint).display !== 'none';
+  const out = {tables: 0, wideCode: 0, cells: [], heads: [], hints: [], numbers: [], formulas: [], smallest: Infinity, eqno: []};
   for (const t of document.querySelectorAll('article table')) {
     if (!visible(t)) continue;
     out.tables++;
@@ -45,11 +48,17 @@ FIT_JS = r"""() => {
     const caption = (t.querySelector('caption') || t).textContent.trim().slice(0, 24);
     if (!box) { out.hints.push('没有滚动框：' + caption); continue; }
     const wide = Math.max(t.scrollWidth, t.getBoundingClientRect().width) > box.clientWidth + 1;
-    const hint = box.previousElementSibling;
-    const shown = hint && hint.classList.contains('dsx-scroll-hint') && !hint.hidden && visible(hint)
-                  && getComputedStyle(hint).display !== 'none';
+    const shown = hinted(box.previousElementSibling);
     if (wide && !shown && matchMedia('screen').matches) out.hints.push('要滚动却没有提示：' + caption);
     if (!wide && shown) out.hints.push('不用滚动却有提示：' + caption);
+  }
+  for (const pre of document.querySelectorAll('article div.highlight > pre')) {
+    if (!visible(pre)) continue;
+    const wide = pre.scrollWidth > pre.clientWidth + 1, shown = hinted(pre.previousElementSibling);
+    const line = pre.textContent.trim().split('\n')[0].slice(0, 30);
+    out.wideCode += wide;
+    if (wide && !shown && matchMedia('screen').matches) out.hints.push('代码要滚动却没有提示：' + line);
+    if (!wide && shown) out.hints.push('代码不用滚动却有提示：' + line);
   }
   for (const pre of document.querySelectorAll('article div.cell_output pre')) {
     if (!visible(pre)) continue;
@@ -104,9 +113,17 @@ def test_tables_outputs_and_formulas_fit_a_phone(visited, path, width):
 
 
 def test_the_phone_check_measures_something(browser, site_url):
-    """对照：量到了表格、公式和会滚动的表格（第 3、11 章），并且去掉本书的表格样式后，第 3 章的形状表又会断行。"""
+    """对照：量到了表格、公式和会滚动的表格（第 3、11 章），并且去掉本书的表格样式后，第 3 章的形状表又会断行；
+    首页的安装命令块在手机上要横向滚动，去掉提示就被查出（学习者评审 r39：它滚动却没有任何提示）。"""
     context = browser.new_context(viewport={"width": 390, "height": 900}, locale="zh-CN")
     page = context.new_page()
+    page.goto(f"{site_url}book/index.html")
+    page.wait_for_load_state("load")
+    found = page.evaluate(FIT_JS)
+    assert found["wideCode"] >= 1 and found["hints"] == [], found
+    page.evaluate("document.querySelectorAll('.dsx-scroll-hint').forEach(h => h.remove())")
+    hidden = page.evaluate(FIT_JS)["hints"]
+    assert "代码要滚动却没有提示：python -m venv .venv" in hidden, hidden
     page.goto(f"{site_url}book/ch03_dim_keepdim.html")
     page.wait_for_load_state("load")
     found = page.evaluate(FIT_JS)

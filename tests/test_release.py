@@ -9,11 +9,12 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 import yaml
 
-from dsx_book import nbsync
+from dsx_book import install, nbsync
 from dsx_book import release_check
 from conftest import ROOT
 from dsx_book.nbsync import package_version
@@ -191,7 +192,8 @@ ok = source == os.environ.get("FAKE_PIP_OK") and (no_deps or not os.environ.get(
 if not ok:
     sys.stderr.write("ERROR: Could not find a version that satisfies the requirement\\n")
     sys.exit(1)
-# 装上了：在替身目录（子进程搜索路径的第一项）里写下 dsx_util（与它的依赖，除非 --no-deps）的安装信息，设置单元格据此报告
+# 装上了：在替身目录（子进程搜索路径的第一项）里写下 dsx_util（与它的依赖，除非 --no-deps）的安装信息和能导入的包，
+# 设置单元格据此报告
 site = Path(os.environ["PYTHONPATH"].split(os.pathsep)[0])
 def dist(name, version, requires=()):
     for old in site.glob(name.replace("-", "_") + "-*.dist-info"):
@@ -202,6 +204,8 @@ def dist(name, version, requires=()):
     folder.mkdir()
     lines = [f"Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}"] + [f"Requires-Dist: {r}" for r in requires]
     (folder / "METADATA").write_text("\\n".join(lines) + "\\n")
+    (site / name.replace("-", "_")).mkdir(exist_ok=True)
+    (site / name.replace("-", "_") / "__init__.py").write_text("")
 deps = os.environ["FAKE_PIP_DEPS"].split()
 dist("dsx_util", os.environ["FAKE_PIP_VERSION"], [d + ">=0" for d in deps])
 for d in [] if no_deps else deps:
@@ -210,16 +214,28 @@ for d in [] if no_deps else deps:
 DEPS = "torch numpy matplotlib prettytable ipywidgets noto-cjk-sans-otc"
 
 
-def run_setup_cell(tmp_path, works, colab=True, isolated=True, python=sys.executable, before="", torch=True, **extra_env):
+def installed(site, name, version, package="ok", requires=()):
+    """在 site 目录里放一个装好的发行包 name：安装信息（dist-info），以及 package 说的包目录——"ok"：能导入；
+    "empty"：只剩一个空目录（Python 把它当作命名空间包）；None：没有（只剩安装信息，例如卸载到一半）。"""
+    info = site / f"{name.replace('-', '_')}-{version}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+                                   + "".join(f"Requires-Dist: {r}\n" for r in requires))
+    if package:
+        (site / name.replace("-", "_")).mkdir()
+    if package == "ok":
+        (site / name.replace("-", "_") / "__init__.py").write_text("")
+
+
+def run_setup_cell(tmp_path, works, colab=True, isolated=True, python=sys.executable, before="", torch="ok", **extra_env):
     """运行设置单元格；pip 换成一个只记录来源的替身，只有 works 这一来源能装上。
 
     isolated：用 python -S 运行（不加载 site-packages），本环境里可编辑安装的 dsx_util 就「没有装」。
-    torch：替身目录里有没有装好的 torch（像 Colab 那样）；没有时设置单元格不得让 pip 解析 torch。"""
+    torch：替身目录里预先装好的 torch（像 Colab 那样），"ok"、"empty" 或 None 见 installed()；False：没有 torch，
+    这时设置单元格不得让 pip 解析 torch。"""
     (tmp_path / "fake" / "pip").mkdir(parents=True)
-    if torch:
-        (tmp_path / "fake" / "torch-2.13.0.dist-info").mkdir()
-        (tmp_path / "fake" / "torch-2.13.0.dist-info" / "METADATA").write_text(
-            "Metadata-Version: 2.1\nName: torch\nVersion: 2.13.0\n")
+    if torch is not False:
+        installed(tmp_path / "fake", "torch", "2.13.0", package=torch)
     (tmp_path / "fake" / "pip" / "__init__.py").write_text("")
     (tmp_path / "fake" / "pip" / "__main__.py").write_text(FAKE_PIP)
     log = tmp_path / "pip.log"
@@ -250,7 +266,7 @@ def test_setup_cell_sources_come_from_the_config():
 def test_setup_cell_installs_the_pinned_version_from_the_index(tmp_path):
     done, tried = run_setup_cell(tmp_path, works=PIN)
     assert done.returncode == 0 and tried == [PIN], (tried, done.stderr)
-    assert done.stdout == (PROGRESS + f"环境已就绪：dsx_util {VERSION} 装自软件包索引 {PIN}；依赖都在："
+    assert done.stdout == (PROGRESS + f"环境已就绪：dsx_util {VERSION} 装自软件包索引 {PIN}；依赖都能导入："
                            + "、".join(f"{d} 9.0" for d in DEPS.split()) + "；未改动已装的 torch==2.13.0。\n"), done.stdout
 
 
@@ -280,7 +296,6 @@ def test_setup_cell_installs_without_dependencies_when_they_cannot_be_reached(tm
 
 def test_setup_cell_says_why_dependencies_failed_and_names_a_second_mirror(tmp_path):
     """依赖没装上（例如镜像连不上）：引用 pip 的最后一行报错，并说出第二个镜像。"""
-    from dsx_book import install
     done, _ = run_setup_cell(tmp_path, works=URL, FAKE_PIP_DEPS_FAIL="1")
     assert "依赖没装上，pip 的报错：ERROR: Could not find a version that satisfies the requirement" in done.stdout
     assert install.PYPI_MIRROR_2 in done.stdout and install.PYPI_MIRROR_2 != install.PYPI_MIRROR
@@ -300,7 +315,7 @@ def test_setup_cell_never_lets_pip_resolve_torch_when_torch_is_missing(tmp_path,
     out = done.stdout
     assert "缺少 torch" in out and "就绪：" not in out.replace("还没有就绪：", ""), out
     assert "-f https://mirrors.aliyun.com/pytorch-wheels/cpu/" in out and "只带 CPU" in out, out
-    done, tried = run_setup_cell(tmp_path / "with", works=works, colab=colab, torch=True) if colab else (None, None)
+    done, tried = run_setup_cell(tmp_path / "with", works=works, colab=colab) if colab else (None, None)
     if colab:
         assert tried == [PIN] and "环境已就绪" in done.stdout, (tried, done.stdout)
 
@@ -319,21 +334,31 @@ def _fake_wheel(folder, name, version):
     return path
 
 
-def test_setup_cell_with_real_pip_in_a_venv_without_torch_does_not_install_torch(tmp_path):
-    """真的 pip、临时虚拟环境、没有 torch；「索引」（只用本地的 --find-links 目录）里有一个 torch（代表 Linux 上 PyPI 的
-    CUDA 版）和其余依赖。设置单元格只装 dsx_util，不装 torch，说出缺 torch 与只带 CPU 的命令。
-    对照：像改之前那样连依赖一起装，同一个「索引」会把那个 torch 装上。"""
+INDEX_VERSIONS = [("torch", "99.0"), ("numpy", "2.0"), ("matplotlib", "3.9"), ("prettytable", "3.9"),
+                  ("ipywidgets", "8.1"), ("noto-cjk-sans-otc", "1.0")]
+
+
+def local_index(tmp_path):
+    """(本书的 wheel, 只用本地「索引」的 pip 环境变量)：索引是一个 --find-links 目录，里面是 INDEX_VERSIONS 的替身 wheel
+    （torch 99.0 代表 Linux 上 PyPI 的 CUDA 版）。"""
     wheel = ROOT / "_build" / "dist" / nbsync.wheel_name()
     if not wheel.exists():
         pytest.fail(f"没有 {wheel}：请先运行 make dist")
     index = tmp_path / "index"
     index.mkdir()
-    for name, ver in [("torch", "99.0"), ("numpy", "2.0"), ("matplotlib", "3.9"), ("prettytable", "3.9"),
-                      ("ipywidgets", "8.1"), ("noto-cjk-sans-otc", "1.0")]:
+    for name, ver in INDEX_VERSIONS:
         _fake_wheel(index, name, ver)
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "PYTHONHOME", "DSX_UTIL_SOURCE") and not k.startswith("PIP_")}
     env.update(PIP_CONFIG_FILE=os.devnull, PIP_NO_INDEX="1", PIP_FIND_LINKS=str(index), PIP_DISABLE_PIP_VERSION_CHECK="1")
+    return wheel, env
+
+
+def test_setup_cell_with_real_pip_in_a_venv_without_torch_does_not_install_torch(tmp_path):
+    """真的 pip、临时虚拟环境、没有 torch；「索引」（只用本地的 --find-links 目录）里有一个 torch（代表 Linux 上 PyPI 的
+    CUDA 版）和其余依赖。设置单元格只装 dsx_util，不装 torch，说出缺 torch 与只带 CPU 的命令。
+    对照：像改之前那样连依赖一起装，同一个「索引」会把那个 torch 装上。"""
+    wheel, env = local_index(tmp_path)
     results = {}
     for case in ("cell", "control"):
         work = tmp_path / case
@@ -358,13 +383,66 @@ def test_setup_cell_with_real_pip_in_a_venv_without_torch_does_not_install_torch
     assert run.returncode == 0 and "torch 99.0" in has, (has, run.stderr)   # 对照：这个「索引」确实会给出 torch
 
 
+def test_setup_cell_in_a_real_venv_imports_every_dependency(tmp_path):
+    """真的 pip、临时虚拟环境，dsx_util 与依赖都从本地「索引」装好：设置单元格在内核里逐个导入，说就绪并报出每个版本。
+    再把 torch 弄坏，pip 与安装信息都还说它装着：包目录清空（import 会「成功」得到一个空的命名空间包）、或整个删掉
+    （只剩 dist-info）。设置单元格不说就绪，说出 torch 导入不了、要重启内核，仍不行就重装只带 CPU 的 torch。"""
+    wheel, env = local_index(tmp_path)
+    shutil.copy(wheel, tmp_path / wheel.name)
+    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "venv")], check=True, capture_output=True)
+    python = str(tmp_path / "venv" / "bin" / "python")
+    subprocess.run([python, "-m", "pip", "install", "-q", "./" + wheel.name], check=True, cwd=tmp_path, env=env)
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+    def cell():
+        done = subprocess.run([python, "-c", nbsync.setup_cell_source()], capture_output=True, text=True, cwd=tmp_path, env=env)
+        assert done.returncode == 0, done.stderr
+        pip = subprocess.run([python, "-m", "pip", "show", "torch"], capture_output=True, text=True, env=env)
+        return done.stdout, pip.returncode == 0
+
+    out, listed = cell()
+    deps = "、".join(f"{n} {v}" for n, v in INDEX_VERSIONS)
+    assert listed and out == f"环境已就绪：dsx_util {VERSION} 已经安装；依赖都能导入：{deps}。\n", out
+    torch = Path(site) / "torch"
+    for broken, error in (("空目录", "torch 只是一个没有代码的空目录"), ("删掉", "ModuleNotFoundError: No module named 'torch'")):
+        shutil.rmtree(torch, ignore_errors=True)
+        if broken == "空目录":
+            torch.mkdir()
+        out, listed = cell()
+        assert listed, "pip 应当仍说 torch 装着"
+        assert out.startswith(f"还没有就绪：dsx_util {VERSION} 已经安装，但这个内核导入不了 torch（安装信息说装着），"), (broken, out)
+        assert "torch 99.0（导入失败）" in out and error in out and "重启内核（Kernel → Restart Kernel）" in out, (broken, out)
+        assert f"pip install --force-reinstall --no-deps torch -i {install.PYPI_MIRROR} -f {install.TORCH_CPU_MIRROR}" in out
+        assert "就绪：" not in out.replace("还没有就绪：", ""), out
+
+
+@pytest.mark.parametrize("name, package", [("torch", None), ("torch", "empty"), ("dsx_util", None)])
+def test_setup_cell_imports_what_the_metadata_says_is_installed(tmp_path, name, package):
+    """安装信息说装好了，这个内核却导入不了（只剩 dist-info，或只剩一个空目录）：不调用 pip，不说就绪，说出是哪个包、
+    导入时的报错，要重启内核，仍不行时怎样重装（dsx_util 从旁边的 wheel 重装）。对照：同样的环境、包完好时就绪。"""
+    for case in (package, "ok"):
+        site = tmp_path / str(case) / "fake"
+        installed(site, "dsx_util", VERSION, package=case if name == "dsx_util" else "ok",
+                  requires=[d + ">=0" for d in DEPS.split()])
+        for dep in DEPS.split()[1:]:
+            installed(site, dep, "9.0")
+        done, tried = run_setup_cell(tmp_path / str(case), works=PIN, torch=case if name == "torch" else "ok")
+        out = done.stdout
+        assert tried == [] and done.returncode == 0, (tried, done.stderr)
+        if case == "ok":
+            assert out.startswith(f"环境已就绪：dsx_util {VERSION} 已经安装；依赖都能导入：torch 2.13.0、numpy 9.0"), out
+            continue
+        assert out.startswith(f"还没有就绪：dsx_util {VERSION} 已经安装，但这个内核导入不了 {name}（安装信息说装着），"), out
+        assert "就绪：" not in out.replace("还没有就绪：", "") and "重启内核（Kernel → Restart Kernel）" in out, out
+        assert ("只是一个没有代码的空目录" if package == "empty" else f"No module named '{name}'") in out, out
+        again = "./" + nbsync.wheel_name() if name == "dsx_util" else name
+        assert f"pip install --force-reinstall --no-deps {again} -i " in out, out
+
+
 def test_setup_cell_asks_for_a_restart_when_a_loaded_package_changed(tmp_path):
     """这次会话里已经导入的包被换了版本：说清楚要重启内核。没有换版本时不这样说。"""
-    fake = tmp_path / "fake"
-    (fake / "numpy").mkdir(parents=True)
-    (fake / "numpy" / "__init__.py").write_text("")
-    (fake / "numpy-1.0.dist-info").mkdir()
-    (fake / "numpy-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: numpy\nVersion: 1.0\n")
+    installed(tmp_path / "fake", "numpy", "1.0")
     done, tried = run_setup_cell(tmp_path, works=PIN, before="import numpy\n")
     assert tried == [PIN] and done.stdout.startswith(PROGRESS + "环境已就绪："), done.stdout + done.stderr
     assert done.stdout.splitlines()[-1].startswith("请重启内核") and "numpy" in done.stdout.splitlines()[-1]
@@ -374,7 +452,6 @@ def test_setup_cell_asks_for_a_restart_when_a_loaded_package_changed(tmp_path):
 
 def test_setup_cell_names_a_python_that_is_too_old(tmp_path):
     """Python 比 requires-python 老：不去调用 pip（它会拒绝），而是说出这个内核的版本和需要的版本。"""
-    from dsx_book import install
     from test_python_versions import find_python
     major, low = install.min_python().split(".")
     python = find_python(f"{major}.{int(low) - 1}")
@@ -402,10 +479,14 @@ def test_setup_cell_source_override_and_failure(tmp_path):
 
 
 def test_setup_cell_uses_what_is_installed(tmp_path):
-    """本环境里已经（可编辑地）装着这个版本的 dsx_util：不论在不在 Colab，都不调用 pip，只说一句已经装好。"""
+    """本环境里已经（可编辑地）装着这个版本的 dsx_util：不论在不在 Colab，都不调用 pip，用一行说已经装好、
+    每个依赖真的导入得了，并说出各自的版本。"""
+    from importlib import metadata
+    deps = "、".join(f"{n} {metadata.version(n)}" for n in DEPS.split())
     for colab in (True, False):
-        done, tried = run_setup_cell(tmp_path / str(colab), works=PIN, colab=colab, isolated=False)
-        assert tried == [] and done.stdout == f"dsx_util {VERSION} 已经安装，直接使用。\n", (tried, done.stdout)
+        done, tried = run_setup_cell(tmp_path / str(colab), works=PIN, colab=colab, isolated=False, torch=False)
+        assert tried == [] and done.stdout == f"环境已就绪：dsx_util {VERSION} 已经安装；依赖都能导入：{deps}。\n", \
+            (tried, done.stdout)
 
 
 def test_setup_cell_outside_colab_never_silent(tmp_path):
