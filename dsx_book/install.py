@@ -73,6 +73,13 @@ def install_block(wheel):
     ])
 
 
+def mirror_note():
+    """命令块下面的一段话：镜像只设在这个虚拟环境里（写在哪个文件、为什么要先激活）。"""
+    return ("镜像只对这个虚拟环境有效：`pip config --site` 把它写进 `.venv` 里的 pip 设置（macOS、Linux 上是 `.venv/pip.conf`，"
+            "Windows 上是 `.venv\\pip.ini`），这台电脑上别的 Python 照旧。所以这一行要在激活之后运行（提示符前面已有 `(.venv)`），"
+            "没激活时它会写进系统的 Python。")
+
+
 def torch_note():
     """命令块下面的两段话：第一条 pip 做什么；怎样核对，镜像缺新版本时怎么办（读者在中国大陆也能照做）。"""
     return ("`pip install torch` 那一行从阿里云镜像安装只带 CPU 的 PyTorch：Linux 上 PyPI 镜像默认给带 CUDA 的版本（几个 GB）；"
@@ -95,7 +102,6 @@ def trouble_note():
             "`python -m http.server` 后打开。",
             "**Windows**：上面的块是给 macOS、Linux 终端的：`source` 在 Windows 上不能用，以 `#` 开头的注释行在命令提示符里会报错。请逐行运行、"
             "跳过 `#` 行，第 2 行换成 `.venv\\Scripts\\activate`（命令提示符）或 `.venv\\Scripts\\Activate.ps1`（PowerShell；"
-            "提示禁止运行脚本时，先运行 `Set-ExecutionPolicy -Scope CurrentUser RemoteSigned`）。激活后提示符前面会出现 `(.venv)`；"
-            "`pip config --site` 那一行要在这之后运行：激活了，镜像才写进 `.venv\\pip.ini`，否则会写进系统的 Python。",
+            "提示禁止运行脚本时，先运行 `Set-ExecutionPolicy -Scope CurrentUser RemoteSigned`）。激活后提示符前面会出现 `(.venv)`。",
             "**Debian、Ubuntu**：没有 `python` 命令时把第 1 行写成 `python3 -m venv .venv`；提示 `ensurepip is not available` 时，"
             "先运行 `sudo apt install python3-venv`。")

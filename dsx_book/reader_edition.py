@@ -213,6 +213,8 @@ def local_run_notes(app, docnames):
 {install.install_block(wheel)}
 ```
 
+{install.mirror_note()}
+
 {install.torch_note()[0]}
 
 {install.torch_note()[1]}

@@ -37,6 +37,7 @@ def test_each_place_shows_the_one_install_block(place):
     assert install.python_sentence() in text
     if place != "README.md":
         assert all(part in text for part in install.torch_note())
+        assert install.mirror_note() in text, f"{place} 缺镜像只对虚拟环境有效的说明（install.mirror_note）"
     assert all(part in text for part in install.trouble_note()), f"{place} 缺「装不上时」的说明（install.trouble_note）"
     assert "-i 镜像地址" not in text and "download.pytorch.org/whl" not in text
 
@@ -95,7 +96,7 @@ def test_block_works_without_foreign_sites():
 def test_mirror_is_set_for_the_virtual_environment_only():
     """评审 r40：pip config set（不带 --site）写的是用户的 pip 设置，这台电脑上以后的每个 pip 都会用这个镜像。
     读者看到的每一处 pip config 命令（块、注释、「装不上时」的第二个镜像）都带 --site，并且在激活虚拟环境之后；
-    块的注释说出它只对这个虚拟环境有效，Windows 的说明说出要先激活。"""
+    块的注释与块下面的说明说出它只对这个虚拟环境有效、写在哪个文件（两种系统），以及要先激活。"""
     block = install.install_block(WHEEL)
     texts = {"install_block": block, "trouble_note": "\n".join(install.trouble_note()), **{p: f() for p, f in PLACES.items()}}
     for name, text in texts.items():
@@ -106,8 +107,9 @@ def test_mirror_is_set_for_the_virtual_environment_only():
     setting = next(i for i, line in enumerate(lines) if line.startswith("pip config"))
     assert lines.index("source .venv/bin/activate") < setting   # 激活之后 --site 才指虚拟环境
     assert "只写进这个虚拟环境" in lines[setting - 2]
-    windows = next(part for part in install.trouble_note() if part.startswith("**Windows**"))
-    assert "`pip config --site` 那一行要在这之后运行" in windows and ".venv\\pip.ini" in windows
+    note = install.mirror_note()
+    assert "只对这个虚拟环境有效" in note and "`.venv/pip.conf`" in note and "`.venv\\pip.ini`" in note
+    assert "激活之后运行" in note
 
 
 @pytest.mark.slow
