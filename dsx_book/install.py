@@ -16,6 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PYPI_MIRROR = "https://pypi.tuna.tsinghua.edu.cn/simple"             # 清华大学的 PyPI 镜像
 PYPI_MIRROR_2 = "https://mirrors.aliyun.com/pypi/simple/"            # 第一个镜像连不上时的第二个（阿里云）
 TORCH_CPU_MIRROR = "https://mirrors.aliyun.com/pytorch-wheels/cpu/"   # 阿里云镜像的 PyTorch CPU 版 wheel（-f 用的文件列表）
+# 命令块每行最多几格（汉字两格）：代码字号 13px 时，第 0 章列表里的代码框在 1280 px 宽时放得下这么多
+# （_static/dsx.css；浏览器层的 test_nothing_wider_than_the_column 实际量）
+MAX_LINE = 79
+WEB_ARCHIVE = "dsx-book-web.zip"   # 网页版的压缩包（dsx_book/web_archive.py 打包，放在网站根目录）
 
 
 def _project(root=ROOT):
@@ -50,20 +54,30 @@ def python_sentence(root=ROOT):
 
 def install_block(wheel):
     """读者复制的命令块（不含 ``` 围栏）：建虚拟环境、设国内镜像、装 CPU 版 PyTorch 和 dsx_util、打开 JupyterLab。
-    国内镜像就写在命令里，整块复制即可运行；在能直接访问 PyPI 的地方，它同样能用。镜像用清华镜像帮助页的写法设为
-    pip 的默认索引（用户设置，注释里写着怎样撤销）。每行不超过 72 个字符（命令块在首页和第 0 章的列表里，
-    1280 px 宽时不用横向滚动）；Windows 的命令提示符不认行尾的 \\ 续行，所以不用续行。"""
+    国内镜像就写在命令里，整块复制即可运行；在能直接访问 PyPI 的地方，它同样能用。镜像设为 pip 的默认索引，
+    但只在这个虚拟环境里：激活之后 pip config --site 写的是 <虚拟环境>/pip.conf（Windows 上是 pip.ini），
+    不像清华镜像帮助页的 pip config set 那样写进用户的 pip 设置、让这台电脑上以后的每个 pip 都用它（注释里写着怎样撤销）。
+    每行不超过 MAX_LINE 格（命令块在首页和第 0 章的列表里，1280 px 宽时不用横向滚动）；
+    Windows 的命令提示符不认行尾的 \\ 续行，所以不用续行。"""
     return "\n".join([
         "python -m venv .venv",
         "source .venv/bin/activate",
         "# Windows 上激活用：.venv\\Scripts\\activate",
-        "# 国内镜像（清华）；撤销：pip config unset global.index-url",
-        f"pip config set global.index-url {PYPI_MIRROR}",
+        "# 国内镜像（清华），只写进这个虚拟环境的 pip 设置（删掉 .venv 就没了）",
+        "# 撤销：pip config --site unset global.index-url",
+        f"pip config --site set global.index-url {PYPI_MIRROR}",
         "# 只带 CPU 的 PyTorch，取自阿里云镜像",
         f"pip install torch -f {TORCH_CPU_MIRROR}",
         f"pip install ./{wheel} jupyterlab",
         "jupyter lab",
     ])
+
+
+def mirror_note():
+    """命令块下面的一段话：镜像只设在这个虚拟环境里（写在哪个文件、为什么要先激活）。"""
+    return ("镜像只对这个虚拟环境有效：`pip config --site` 把它写进 `.venv` 里的 pip 设置（macOS、Linux 上是 `.venv/pip.conf`，"
+            "Windows 上是 `.venv\\pip.ini`），这台电脑上别的 Python 照旧。所以这一行要在激活之后运行（提示符前面已有 `(.venv)`），"
+            "没激活时它会写进系统的 Python。")
 
 
 def torch_note():
@@ -79,11 +93,13 @@ def trouble_note():
     """命令块下面「装不上时」的四段话：镜像连不上怎么办（第二个镜像），完全没有网络时怎么办，Windows 怎样运行（块里的 source 与 # 行是给
     macOS、Linux 终端的），Debian、Ubuntu 上没有 python 或 venv 时怎么办。"""
     return ("**装不上时**：出现 `Retrying … NewConnectionError` 或 `No matching distribution found … (from versions: none)`，"
-            f"多半是镜像连不上。换第二个镜像 `pip config set global.index-url {PYPI_MIRROR_2}`（阿里云），"
+            f"多半是镜像连不上。换第二个镜像 `pip config --site set global.index-url {PYPI_MIRROR_2}`（阿里云），"
             "再运行失败的那一行；仍不行就检查网络和代理。某一行失败时先解决它，不要接着往下运行（否则最后会是 "
             "`jupyter: command not found`）。",
-            "**完全没有网络时**：装不上（torch、jupyterlab 等都要从镜像下载）。可以先读网页版的压缩包"
-            "（其中的网页练习要在电脑上用 `python -m http.server` 打开），联网后再装。",
+            "**完全没有网络时**：装不上（torch、jupyterlab 等都要从镜像下载），联网后再装。在那之前可以读网页版的压缩包 "
+            f"`{WEB_ARCHIVE}`（趁有网络时从本书网站首页「怎样阅读」下的「下载网页版」取得）：解压后用浏览器打开其中的 "
+            "`index.html` 就能离线阅读，手机上也一样，只有网页里的练习要在电脑上、在解压出的文件夹里运行 "
+            "`python -m http.server` 后打开。",
             "**Windows**：上面的块是给 macOS、Linux 终端的：`source` 在 Windows 上不能用，以 `#` 开头的注释行在命令提示符里会报错。请逐行运行、"
             "跳过 `#` 行，第 2 行换成 `.venv\\Scripts\\activate`（命令提示符）或 `.venv\\Scripts\\Activate.ps1`（PowerShell；"
             "提示禁止运行脚本时，先运行 `Set-ExecutionPolicy -Scope CurrentUser RemoteSigned`）。激活后提示符前面会出现 `(.venv)`。",

@@ -201,6 +201,7 @@ def local_run_notes(app, docnames):
 这里是《{app.config.html_title}》全部章节的笔记本，以及本书的工具包 dsx_util 的安装文件 `{wheel}`。
 正文里的数字就是构建网页时代码算出的值；在自己的电脑上从头运行每一章，得到的应当是同样的结果。
 网页版：{url}
+网页版的压缩包（下载后不联网也能读，见下面「完全没有网络时」）：{url}{install.WEB_ARCHIVE}
 
 ## 1. 安装（Windows、macOS、Linux 都能用；不需要 make，也不需要访问 GitHub）
 
@@ -211,6 +212,8 @@ def local_run_notes(app, docnames):
 ```bash
 {install.install_block(wheel)}
 ```
+
+{install.mirror_note()}
 
 {install.torch_note()[0]}
 

@@ -2,28 +2,39 @@
 
 解压后直接用浏览器打开 dsx-book-web/index.html 即可阅读（file://，不需要服务器）：页面之间是相对链接，
 搜索索引用 <script> 加载，探索器的脚本内联在页面里。浏览器不允许 file:// 页面用 @font-face 加载
-本地字体文件（跨源限制，控制台报错），所以压缩包里的样式表把字体写成 data: 网址。发布工作流把它附在 GitHub Release 上。
+本地字体文件（跨源限制，控制台报错），所以压缩包里的样式表把字体写成 data: 网址。
+
+读者在网站上下载它：打好包后复制一份到网页版的根目录（_build/html/dsx-book-web.zip，随网页版发布到 GitHub Pages；
+发布工作流也把它附在 GitHub Release 上，但中国大陆常常打不开 GitHub），再显示首页上原本隐藏的下载链接
+（book/index.md 里写着 hidden，与 PDF 的链接同样做法），所以首页上看得见的链接总能下载。
+压缩包里不含它自己（那一份复制品不打包），它的首页上这条链接仍是隐藏的。
 文件按名字排序、时间戳固定，同样的网页得到同样的压缩包；网页一个字节都没变时（网页的摘要记在压缩包旁的
-.site-digest 文件里；它不是压缩包本身的校验和，所以不叫 .sha256）不再重新打包。
+.site-digest 文件里；它不是压缩包本身的校验和，所以不叫 .sha256）不再重新打包。显示链接不算变化：摘要按隐藏链接的写法计算。
 """
 import base64
 import hashlib
 import re
+import shutil
 import sys
 import zipfile
 from pathlib import Path
 
+from .install import WEB_ARCHIVE
+
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
-ARCHIVE = ROOT / "_build" / "dsx-book-web.zip"
+ARCHIVE = ROOT / "_build" / WEB_ARCHIVE
 TOP = "dsx-book-web"
 FIXED_TIME = (2020, 1, 1, 0, 0, 0)
+# 首页上下载本压缩包的段落：构建网页时隐藏，复制进网站之后才显示
+LINK_HIDDEN, LINK_SHOWN = '<p class="dsx-web-archive-link" hidden>', '<p class="dsx-web-archive-link">'
 
 
 def site_files(html=HTML):
-    """网页版里要打包的文件（不含 Sphinx 的构建记录 .buildinfo 之类的隐藏文件）。"""
+    """网页版里要打包的文件（不含 Sphinx 的构建记录 .buildinfo 之类的隐藏文件，也不含复制进网站的压缩包自己）。"""
     return sorted(p for p in html.rglob("*")
-                  if p.is_file() and not any(part.startswith(".") for part in p.relative_to(html).parts))
+                  if p.is_file() and not any(part.startswith(".") for part in p.relative_to(html).parts)
+                  and p != html / ARCHIVE.name)
 
 
 FONT_URL = re.compile(r"""url\((["']?)([^"')]+\.(woff2?|ttf|otf))\1\)""")
@@ -43,9 +54,15 @@ def inline_fonts(css_path):
 FONT_PRELOAD = re.compile(r'<link rel="preload"[^>]*as="font"[^>]*>\n?')
 
 
+def with_link_hidden(data):
+    """页面的字节，下载本压缩包的链接写成隐藏的：压缩包里没有它自己，链接在那里打不开。"""
+    return data.replace(LINK_SHOWN.encode(), LINK_HIDDEN.encode())
+
+
 def without_font_preloads(html_path):
-    """页面的文字，去掉预加载字体的 <link>：字体已在样式表里（data: 网址），从磁盘预加载只会被浏览器拦下并报错。"""
-    return FONT_PRELOAD.sub("", html_path.read_text(encoding="utf-8")).encode("utf-8")
+    """页面的文字，去掉预加载字体的 <link>：字体已在样式表里（data: 网址），从磁盘预加载只会被浏览器拦下并报错；
+    下载本压缩包的链接隐藏。"""
+    return with_link_hidden(FONT_PRELOAD.sub("", html_path.read_text(encoding="utf-8")).encode("utf-8"))
 
 
 def content(path):
@@ -57,10 +74,14 @@ def content(path):
 
 
 def site_digest(html=HTML):
-    """网页版全部文件的路径与内容的 SHA-256（再加上本脚本自己：打包方式变了也要重新打包）。"""
+    """网页版全部文件的路径与内容的 SHA-256（再加上本脚本自己：打包方式变了也要重新打包）。
+    页面按隐藏下载链接的写法计算：publish() 显示链接之后再运行，不会重新打包。"""
     digest = hashlib.sha256(Path(__file__).read_bytes())
     for path in site_files(html):
-        digest.update(path.relative_to(html).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        data = path.read_bytes()
+        if path.suffix == ".html":
+            data = with_link_hidden(data)
+        digest.update(path.relative_to(html).as_posix().encode() + b"\0" + data + b"\0")
     return digest.hexdigest()
 
 
@@ -82,7 +103,23 @@ def build(html=HTML, archive=ARCHIVE):
     return archive, True
 
 
+def publish(archive=ARCHIVE, html=HTML):
+    """把压缩包复制到网页版的根目录（内容相同时不复制），再显示首页上下载它的链接；返回网站里那一份的路径。"""
+    copy = html / archive.name
+    if not copy.is_file() or copy.read_bytes() != archive.read_bytes():
+        shutil.copyfile(archive, copy)
+    index = html / "book" / "index.html"
+    text = index.read_text(encoding="utf-8")
+    if LINK_HIDDEN in text:
+        index.write_text(text.replace(LINK_HIDDEN, LINK_SHOWN), encoding="utf-8")
+    elif LINK_SHOWN not in text:
+        sys.exit(f"{index} 里没有下载网页版压缩包的段落 {LINK_HIDDEN}：book/index.md 的写法变了吗？")
+    return copy
+
+
 if __name__ == "__main__":
     out, rebuilt = build()
     state = "" if rebuilt else "，网页没有变化，沿用上次的"
-    print(f"网页版压缩包：{out.relative_to(ROOT)}（{out.stat().st_size / 1e6:.1f} MB{state}）")
+    copy = publish(out)
+    print(f"网页版压缩包：{out.relative_to(ROOT)}（{out.stat().st_size / 1e6:.1f} MB{state}），"
+          f"网站里的下载：{copy.relative_to(ROOT)}")

@@ -301,10 +301,14 @@ def test_print_layout(visited, path):
     assert problems == [], f"{path} 打印时：{problems[:5]}"
 
 
+@pytest.mark.changes_page      # 改了视口宽度
 @pytest.mark.parametrize("path", ["book/index.html"])
 def test_front_page_download_links_resolve(visited, path):
-    """首页的下载链接都能下载：dsx_util 的 wheel 与 sdist（与 make dist 构建的相同）、笔记本压缩包；
-    PDF 的链接只在网站里有 PDF 时才显示（make pdf 把 PDF 复制进来并显示链接），显示出来的链接总能下载。"""
+    """首页的下载链接都能下载：dsx_util 的 wheel 与 sdist（与 make dist 构建的相同）、笔记本压缩包、网页版的压缩包
+    （make book 打好包后复制进网站并显示链接，与 _build/dsx-book-web.zip 相同：中国大陆的读者打不开 GitHub Release）；
+    PDF 的链接只在网站里有 PDF 时才显示（make pdf 把 PDF 复制进来并显示链接），显示出来的链接总能下载。
+    两种链接在 1280 px 与手机的 390 px 宽时都这样（评审 r40 在手机上找 PDF）。"""
+    from dsx_book.web_archive import ARCHIVE
     from dsx_book.nbsync import package_version, wheel_name
     dist = ROOT / "_build" / "dist"
     page = visited
@@ -317,13 +321,20 @@ def test_front_page_download_links_resolve(visited, path):
         assert response.body() == (dist / name).read_bytes(), f"网站上的 {name} 与 make dist 构建的不同"
     archive = page.locator('article a[href$="dsx-notebooks.zip"]')
     assert archive.count() == 1 and page.request.get(base + archive.get_attribute("href")).ok
+    web = page.locator(f'article a[href$="/{ARCHIVE.name}"]')
+    assert web.count() == 1, f"首页没有 {ARCHIVE.name} 的下载链接"
+    response = page.request.get(base + web.get_attribute("href"))
+    assert response.ok and response.body() == ARCHIVE.read_bytes(), f"首页的 {ARCHIVE.name} 与 make book 打的压缩包不同"
     pdf = page.locator('article a[href$=".pdf"]')
     assert pdf.count() == 1
-    if not (html_dir() / "gpt-layernorm.pdf").exists():
-        assert pdf.is_hidden(), "网站里没有 PDF，首页却显示了下载 PDF 的链接"
-    if pdf.is_visible():
-        response = page.request.get(base + pdf.get_attribute("href"))
-        assert response.ok and response.body()[:5] == b"%PDF-", "首页显示的 PDF 链接打不开"
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        assert web.is_visible(), f"{width} px 宽时首页看不见 {ARCHIVE.name} 的下载链接"
+        if not (html_dir() / "gpt-layernorm.pdf").exists():
+            assert pdf.is_hidden(), f"网站里没有 PDF，首页在 {width} px 宽时却显示了下载 PDF 的链接"
+        if pdf.is_visible():
+            response = page.request.get(base + pdf.get_attribute("href"))
+            assert response.ok and response.body()[:5] == b"%PDF-", "首页显示的 PDF 链接打不开"
     assert page.external_requests == []
 
 

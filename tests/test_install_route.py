@@ -37,6 +37,7 @@ def test_each_place_shows_the_one_install_block(place):
     assert install.python_sentence() in text
     if place != "README.md":
         assert all(part in text for part in install.torch_note())
+        assert install.mirror_note() in text, f"{place} 缺镜像只对虚拟环境有效的说明（install.mirror_note）"
     assert all(part in text for part in install.trouble_note()), f"{place} 缺「装不上时」的说明（install.trouble_note）"
     assert "-i 镜像地址" not in text and "download.pytorch.org/whl" not in text
 
@@ -46,7 +47,7 @@ def test_trouble_note_says_what_to_do_when_the_block_fails():
     Debian、Ubuntu：python3 与 python3-venv。「整块复制」只对 macOS、Linux 说。"""
     note = "".join(install.trouble_note())
     assert "NewConnectionError" in note and "No matching distribution found" in note
-    assert f"pip config set global.index-url {install.PYPI_MIRROR_2}" in note and install.PYPI_MIRROR_2 != install.PYPI_MIRROR
+    assert f"pip config --site set global.index-url {install.PYPI_MIRROR_2}" in note and install.PYPI_MIRROR_2 != install.PYPI_MIRROR
     assert re.match(r"https://[a-z.]+\.(edu\.cn|aliyun\.com)/", install.PYPI_MIRROR_2)
     assert "逐行运行" in note and ".venv\\Scripts\\activate" in note and "Activate.ps1" in note
     assert "python3 -m venv .venv" in note and "python3-venv" in note
@@ -60,7 +61,7 @@ def test_text_around_the_block_does_not_overclaim(place):
     """评审 r33 M4：命令块要从 PyPI 镜像装 PyTorch，不能说「不需要 PyPI」；块里激活虚拟环境的一行
     只适用于 macOS / Linux，不能说三种系统「都一样」而不提 Windows 的不同。"""
     text = PLACES[place]()
-    assert "pip config set global.index-url" in install.install_block(WHEEL)   # 块确实用了 PyPI 的镜像
+    assert "pip config --site set global.index-url" in install.install_block(WHEEL)   # 块确实用了 PyPI 的镜像
     assert not re.search(r"不需要 PyPI[，,]", text), place
     assert "source .venv/bin/activate" in install.install_block(WHEEL)
     for claim in re.finditer(r"Windows、macOS、Linux\s*(都一样|的做法相同)(.{0,40})", text):
@@ -71,9 +72,10 @@ def test_text_around_the_block_does_not_overclaim(place):
 def test_block_works_without_foreign_sites():
     block = install.install_block(WHEEL)
     commands = [shlex.split(line) for line in block.splitlines() if line.startswith("pip ")]
-    # 第一条 pip 命令把国内镜像设为 pip 的默认索引，之后的每条 pip install 都从它下载；注释里写着怎样撤销
-    assert commands[0] == ["pip", "config", "set", "global.index-url", install.PYPI_MIRROR]
-    assert "pip config unset global.index-url" in block
+    # 第一条 pip 命令把国内镜像设为 pip 的默认索引（只在这个虚拟环境里：--site），之后的每条 pip install 都从它下载；
+    # 注释里写着怎样撤销，撤销的也是虚拟环境里的那一份
+    assert commands[0] == ["pip", "config", "--site", "set", "global.index-url", install.PYPI_MIRROR]
+    assert "# 撤销：pip config --site unset global.index-url" in block
     installs = commands[1:]
     assert len(installs) == 2 and all(c[:2] == ["pip", "install"] for c in installs)
     torch, book = installs
@@ -85,9 +87,58 @@ def test_block_works_without_foreign_sites():
     note = "".join(install.torch_note())
     assert "download.pytorch.org" not in block + note
     assert "+cpu" in note and "torch==<版本>+cpu" in note   # 说出怎样核对装上的是 CPU 版，以及镜像缺新版本时怎么办
-    # 每行不超过 72 格（汉字按两格）：列表里的代码框在 1280 px 宽时不用横向滚动；不用 \\ 续行（Windows 的命令提示符不认）
-    assert all(sum(2 if ord(ch) > 0x2E80 else 1 for ch in line) <= 72 for line in block.splitlines())
+    # 每行不超过 install.MAX_LINE 格（汉字按两格）：列表里的代码框在 1280 px 宽时不用横向滚动（浏览器层的
+    # test_nothing_wider_than_the_column 在首页和第 0 章上实际量）；不用 \\ 续行（Windows 的命令提示符不认）
+    assert all(sum(2 if ord(ch) > 0x2E80 else 1 for ch in line) <= install.MAX_LINE for line in block.splitlines())
     assert not any(line.endswith("\\") for line in block.splitlines())
+
+
+def test_mirror_is_set_for_the_virtual_environment_only():
+    """评审 r40：pip config set（不带 --site）写的是用户的 pip 设置，这台电脑上以后的每个 pip 都会用这个镜像。
+    读者看到的每一处 pip config 命令（块、注释、「装不上时」的第二个镜像）都带 --site，并且在激活虚拟环境之后；
+    块的注释与块下面的说明说出它只对这个虚拟环境有效、写在哪个文件（两种系统），以及要先激活。"""
+    block = install.install_block(WHEEL)
+    texts = {"install_block": block, "trouble_note": "\n".join(install.trouble_note()), **{p: f() for p, f in PLACES.items()}}
+    for name, text in texts.items():
+        uses = re.findall(r"pip config (?:--\w+ )?(?:set|unset)", text)
+        assert uses, f"{name} 里没有 pip config 命令"
+        assert all(u.startswith("pip config --site ") for u in uses), f"{name} 里有写进用户设置的 pip config：{uses}"
+    lines = block.splitlines()
+    setting = next(i for i, line in enumerate(lines) if line.startswith("pip config"))
+    assert lines.index("source .venv/bin/activate") < setting   # 激活之后 --site 才指虚拟环境
+    assert "只写进这个虚拟环境" in lines[setting - 2]
+    note = install.mirror_note()
+    assert "只对这个虚拟环境有效" in note and "`.venv/pip.conf`" in note and "`.venv\\pip.ini`" in note
+    assert "激活之后运行" in note
+
+
+@pytest.mark.slow
+def test_block_writes_the_mirror_into_the_venv(tmp_path):
+    """照块里的写法在一个新建的虚拟环境里运行 pip config 那一行：镜像写进 <虚拟环境>/pip.conf（pip config list 读得到），
+    用户的 pip 设置文件没有出现；再运行注释里的撤销命令，镜像就没了。"""
+    import os
+    import subprocess
+    import venv
+
+    env_dir = tmp_path / ".venv"
+    venv.create(env_dir, with_pip=True)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "VIRTUAL_ENV"))}
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), PIP_DISABLE_PIP_VERSION_CHECK="1",
+               VIRTUAL_ENV=str(env_dir), PATH=f"{env_dir / 'bin'}{os.pathsep}{env['PATH']}")   # 相当于 source .venv/bin/activate
+
+    def pip(line):
+        return subprocess.run(shlex.split(line), env=env, cwd=tmp_path, capture_output=True, text=True, check=True)
+
+    block = install.install_block(WHEEL)
+    pip(next(line for line in block.splitlines() if line.startswith("pip config")))
+    assert not [p for p in home.rglob("*") if p.is_file()], "pip config 写进了用户的设置"
+    assert f"index-url = {install.PYPI_MIRROR}" in (env_dir / "pip.conf").read_text(encoding="utf-8")
+    assert f"global.index-url='{install.PYPI_MIRROR}'" in pip("pip config list").stdout   # 虚拟环境里的 pip 用它
+    pip(re.search(r"# 撤销：(.+)", block).group(1))
+    assert "index-url" not in (env_dir / "pip.conf").read_text(encoding="utf-8")
+    assert install.PYPI_MIRROR not in pip("pip config list").stdout
 
 
 def test_python_version_comes_from_requires_python(tmp_path):

@@ -212,7 +212,13 @@ def test_download_copies_and_archive_are_the_reader_edition():
     with zipfile.ZipFile(folder / "dsx-notebooks.zip") as archive:   # wheel 就在笔记本旁边，与 make dist 构建的相同
         assert archive.read(f"dsx-notebooks/{wheel}") == (ROOT / "_build" / "dist" / wheel).read_bytes()
     # 先写不需要 PyPI 和 GitHub 的做法：从旁边的 wheel 安装；软件包索引和版本标签是之后的「其他安装来源」
-    assert notes.index("pip config set global.index-url https://") < notes.index(f"pip install ./{wheel} jupyterlab")
+    assert notes.index("pip config --site set global.index-url https://") < notes.index(f"pip install ./{wheel} jupyterlab")
+    # 「完全没有网络时」说的网页版压缩包：说明里有它在网站上的下载地址（网站根目录，make book 放进去）
+    from dsx_book.install import WEB_ARCHIVE, mirror_note
+    assert mirror_note() in notes
+    from dsx_book.nbsync import web_url
+    assert f"网页版的压缩包（下载后不联网也能读，见下面「完全没有网络时」）：{web_url()}{WEB_ARCHIVE}\n" in notes
+    assert (html_dir() / WEB_ARCHIVE).is_file()
     local = notes.index(f"pip install ./{wheel} jupyterlab")
     assert local < notes.index(f"pip install dsx_util=={version} jupyterlab") < notes.index(f"@v{version}")
     assert "发布到 PyPI 之后" in notes and "Windows" in notes and "不需要 make" in notes and "jupyter lab" in notes

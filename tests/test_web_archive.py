@@ -1,5 +1,5 @@
-"""网页版压缩包（_build/dsx-book-web.zip，发布时附在 Release 上）解压后直接从磁盘（file://）打开，
-每一页都通过与 test_browser.py 相同的离线检查，搜索和探索器照常工作。
+"""网页版压缩包（_build/dsx-book-web.zip；make book 把它复制到网站根目录，首页有下载链接；发布时也附在 Release 上）
+解压后直接从磁盘（file://）打开，每一页都通过与 test_browser.py 相同的离线检查，搜索和探索器照常工作。
 
 做法：本文件把 site_url 换成解压目录的 file:// 地址，再从 test_browser.py 与 test_browser_explorers.py
 导入那些检查，pytest 在这里用 file:// 地址把它们再运行一遍。压缩包由 make book / make test 生成。
@@ -15,7 +15,8 @@ from test_browser_explorers import (  # noqa: F401
     test_gamma_beta_sliders_in_book_page,
     test_per_feature_gamma_in_book_page,
 )
-from dsx_book.web_archive import ARCHIVE, FONT_PRELOAD, FONT_URL, TOP, build, site_files
+from dsx_book.web_archive import (ARCHIVE, FONT_PRELOAD, FONT_URL, LINK_HIDDEN, LINK_SHOWN, TOP, build, publish,
+                                  site_files)
 
 
 @pytest.fixture(scope="module")
@@ -35,16 +36,22 @@ def site_url(archive, tmp_path_factory):
 
 
 def test_archive_is_the_built_site(archive):
-    """压缩包里正好是构建好的网页（同样的文件、同样的内容），都在一个顶层文件夹里；
-    只有两处为从磁盘打开而改：样式表里的字体写成 data: 网址，页面去掉预加载字体的 <link>。"""
+    """压缩包里正好是构建好的网页（同样的文件、同样的内容），都在一个顶层文件夹里，不含复制进网站的压缩包自己；
+    只有三处改动：样式表里的字体写成 data: 网址，页面去掉预加载字体的 <link>（两处都为从磁盘打开），
+    首页上下载压缩包的链接是隐藏的（压缩包里没有它自己）。"""
     html = html_dir()
     want = {f"{TOP}/{p.relative_to(html).as_posix()}": p for p in site_files(html)}
     assert sorted(archive.namelist()) == sorted(want), "压缩包与 _build/html 不一致：请重新运行 make book"
     assert archive.read(f"{TOP}/searchindex.js") == want[f"{TOP}/searchindex.js"].read_bytes()
-    for name in (f"{TOP}/index.html", f"{TOP}/search.html"):
+    assert f"{TOP}/{ARCHIVE.name}" not in want and (html / ARCHIVE.name).exists(), "网站里应有压缩包，压缩包里不应有"
+    for name in (f"{TOP}/index.html", f"{TOP}/search.html", f"{TOP}/book/index.html"):
         page = archive.read(name).decode("utf-8")
         assert 'as="font"' not in page, f"{name} 仍在预加载字体（从磁盘打开时被浏览器拦下）"
-        assert page == FONT_PRELOAD.sub("", want[name].read_text(encoding="utf-8")), name
+        site = FONT_PRELOAD.sub("", want[name].read_text(encoding="utf-8"))
+        assert page == site.replace(LINK_SHOWN, LINK_HIDDEN), name
+    front = archive.read(f"{TOP}/book/index.html").decode("utf-8")
+    assert LINK_HIDDEN in front and LINK_SHOWN not in front, "压缩包的首页显示着下载压缩包自己的链接"
+    assert LINK_SHOWN in want[f"{TOP}/book/index.html"].read_text(encoding="utf-8"), "网站首页没有显示下载压缩包的链接"
     css = [n for n in archive.namelist() if n.endswith(".css")]
     for name in css:
         text = archive.read(name).decode("utf-8")
@@ -87,3 +94,41 @@ def test_unchanged_site_is_not_packed_again(tmp_path):
     assert build(html=site, archive=archive)[1] is True
     with zipfile.ZipFile(archive) as zf:
         assert "第二版" in zf.read(f"{TOP}/index.html").decode("utf-8")
+
+
+@pytest.mark.unit
+def test_publishing_puts_the_archive_on_the_site_without_repacking(tmp_path):
+    """publish：压缩包复制到网站根目录、首页的链接由隐藏变为显示；之后再打包，网页不算变了（不重新打包），
+    压缩包里也没有它自己（不把压缩包打进压缩包），首页的链接在压缩包里仍是隐藏的。
+    首页的源文件里链接是隐藏的：网站里还没有压缩包时（make book 的 Sphinx 那一步刚结束）看不见它。"""
+    assert LINK_HIDDEN in (ROOT / "book" / "index.md").read_text(encoding="utf-8")
+    site = tmp_path / "html"
+    (site / "book").mkdir(parents=True)
+    (site / "index.html").write_text("<p>转到首页</p>", encoding="utf-8")
+    (site / "book" / "index.html").write_text(f"{LINK_HIDDEN}<a href=\"../{ARCHIVE.name}\">下载</a></p>", encoding="utf-8")
+    archive = tmp_path / ARCHIVE.name
+    assert build(html=site, archive=archive)[1] is True
+    for _ in range(2):
+        copy = publish(archive, site)
+        assert copy == site / ARCHIVE.name and copy.read_bytes() == archive.read_bytes()
+        front = (site / "book" / "index.html").read_text(encoding="utf-8")
+        assert LINK_SHOWN in front and LINK_HIDDEN not in front
+        assert build(html=site, archive=archive)[1] is False, "显示链接、复制压缩包之后又重新打了包"
+    (site / "book" / "index.html").write_text(front + "<p>新的一段</p>", encoding="utf-8")
+    assert build(html=site, archive=archive)[1] is True
+    with zipfile.ZipFile(archive) as zf:
+        assert zf.namelist() == [f"{TOP}/book/index.html", f"{TOP}/index.html"], zf.namelist()
+        assert LINK_HIDDEN in zf.read(f"{TOP}/book/index.html").decode("utf-8")
+    publish(archive, site)
+    assert (site / ARCHIVE.name).read_bytes() == archive.read_bytes(), "重新打包后网站上的还是旧的压缩包"
+
+
+@pytest.mark.unit
+def test_publishing_without_the_link_paragraph_says_so(tmp_path):
+    site = tmp_path / "html"
+    (site / "book").mkdir(parents=True)
+    for page in ("index.html", "book/index.html"):
+        (site / page).write_text("<p>首页</p>", encoding="utf-8")
+    archive = build(html=site, archive=tmp_path / ARCHIVE.name)[0]
+    with pytest.raises(SystemExit, match="没有下载网页版压缩包的段落"):
+        publish(archive, site)

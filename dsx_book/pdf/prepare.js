@@ -65,8 +65,8 @@
   preface.append(root);
   main.append(preface, ...boxes);
 
-  // 网页版首页的「下载 PDF」一行在 PDF 里没有意义
-  main.querySelectorAll(".dsx-pdf-link").forEach((e) => e.remove());
+  // 网页版首页的「下载 PDF」「下载网页版」两段（相对链接）在 PDF 里没有意义
+  main.querySelectorAll(".dsx-pdf-link, .dsx-web-archive-link").forEach((e) => e.remove());
 
   // 提示展开；其余折叠内容（隐藏的输出）也全部展开
   main.querySelectorAll("details").forEach((d) => { d.open = true; });
