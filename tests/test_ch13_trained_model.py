@@ -153,10 +153,12 @@ def test_short_run_is_chapter_12s_own_result(run_chapter):
     """第 12 章构建时训练 120 步的结果，与维护者一步重跑的 120 步相同：长训练确实是同一个实验走得更久。"""
     _, glued, _ = run_chapter("ch12_modern_variants")
     extras = rm.extras_log()
+    # 相对 1e-5：换一台机器构建（另一种处理器），float32 的舍入经过 120 步训练会差 1e-6 量级
+    # （一次构建里 DyISRU 差 1.8e-6，相对 1.1e-6）；最接近的两种归一化（ln 与 rms 的最小值）相对差 3.5e-4，仍然分得清
     for norm in variants.NORM_KINDS:
         runs = extras["ch12_long"][f"{norm}_120"]
-        assert glued_value(glued, f"ch12_final_{norm}_min") == pytest.approx(min(runs), abs=1e-6)
-        assert glued_value(glued, f"ch12_final_{norm}_max") == pytest.approx(max(runs), abs=1e-6)
+        assert glued_value(glued, f"ch12_final_{norm}_min") == pytest.approx(min(runs), rel=1e-5)
+        assert glued_value(glued, f"ch12_final_{norm}_max") == pytest.approx(max(runs), rel=1e-5)
 
 
 def test_parameter_count_is_about_a_million(g):

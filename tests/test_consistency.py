@@ -5,6 +5,7 @@
 以及 dsx_util 里所有的注释和字符串（练习题面、提示、检查器的消息都在其中）。
 每个检查函数先在故意写错的样例上测试，证明它真的能发现问题。
 """
+import ast
 import io
 import re
 import tokenize
@@ -47,9 +48,20 @@ def python_prose(source):
     for t in tokens:
         if t.type == tokenize.STRING and re.match(r"[rRbB]?[fF]", t.string):
             texts.append(re.sub(r"\{[^{}]*\}", "", t.string))      # f 字符串里的 {表达式} 是代码，不是文字
+        elif t.type == tokenize.STRING and is_code_sample(t.string):
+            continue                                                   # 练习里学习者写的代码（多行、能编译），不是文字
         elif t.type in (tokenize.COMMENT, tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", -1)):
             texts.append(t.string)
     return texts
+
+
+def is_code_sample(literal):
+    """字符串字面量的内容是多行、能编译的 Python 代码（mistakes.py 里评审者与学习者原样写下的代码）。"""
+    try:
+        value = ast.literal_eval(literal)
+        return isinstance(value, str) and "\n" in value.strip() and compile(value, "<sample>", "exec") is not None
+    except (ValueError, SyntaxError, TypeError):
+        return False
 
 
 @cache

@@ -43,7 +43,7 @@ def check_count_norms(fn):
     small = 2 * GPT_CONFIG_124M["n_layers"] + 1
     for k, cfg in enumerate(configs):
         value = call_or_stop(fn, dict(cfg))
-        # 返回的两个数由调用者拆开（n, p = count_norms(cfg)）：元组、列表都行；两个数都是整数（个数）
+        # 返回的两个数由调用者拆开（`n, p = count_norms(cfg)`）：元组、列表都行；两个数都是整数（个数）
         try:
             count, params = value
             count, params = int(count), int(params)

@@ -13,7 +13,7 @@ CODES = {
     "returned_std": "返回的是标准差（开了平方根），题目要的是方差。",
     "unbiased_ignored": "传 unbiased=True 和 unbiased=False 得到的方差一样：请按参数 unbiased 选择除以 H−1 还是 H。",
     "divisor_precedence": "unbiased=True 时你的方差正好是「偏差平方和 ÷ H，再减 1」：像是少了括号，除法比减法先算，"
-                          "ss / n - 1 是 (ss / n) − 1。无偏方差要写成 ss / (n - 1)。",
+                          "ss / H - 1 是 (ss / H) − 1。无偏方差要写成 ss / (H - 1)。",
     "variance_of_constant_not_zero": "{h} 个数都是 2.0 时，方差应为 0，你的是 {got}{hint}。",
     "variance_not_shift_invariant": "每个数都加上 3 之后，方差从 {before} 变成了 {after}，应该不变：方差只看各个数离均值有多远"
                                     "（先求均值，再求偏差的平方）。",

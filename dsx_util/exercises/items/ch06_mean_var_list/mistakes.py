@@ -61,7 +61,7 @@ NOVEL = [
     return m, s / (len(values) - 1 if unbiased else len(values) + 1)
 """),
     # 评审 r40 的尝试（逐字）：以前只说「方差应为 0，你的是 -1」和「变为 10.66 倍」，没说出是少了括号
-    ('少了括号：ss / n - 1', ['divisor_precedence'], """def mean_var_list(values, unbiased=False):
+    ('少了括号：ss / H - 1', ['divisor_precedence'], """def mean_var_list(values, unbiased=False):
     n = len(values)
     m = sum(values) / n
     ss = sum((v - m) ** 2 for v in values)
@@ -73,7 +73,7 @@ NOVEL = [
 WORDS = {
     '均值用了整数除法 //（方差按这个均值算）': ["整数除法 //", "方差是用这个均值算的"],
     '有偏方差除以了 H+1': ["分母不对", "相当于除以 7"],
-    '少了括号：ss / n - 1': ["unbiased=True", "再减 1", "ss / (n - 1)", "括号"],
+    '少了括号：ss / H - 1': ["unbiased=True", "再减 1", "ss / (H - 1)", "括号"],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
