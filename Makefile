@@ -42,7 +42,8 @@ $(HTML_STAMP): $(VENV)/.installed $(NODE)/.installed _build/.nbsync-ok $(DIST_ST
 # 浏览器层不并行：chromium 本身已占满两核。
 JOBS ?= 2
 XDIST := $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist loadgroup)
-UNIT := $(BIN)/pytest -q -m unit $(XDIST)
+# 单元层每个进程只用一个计算线程：torch 默认每个进程用满全部核，两个进程的线程互相空等（量过的对照见 CONTRIBUTING「测过的对照」）。
+UNIT := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/pytest -q -m unit $(XDIST)
 test-fast: $(VENV)/.installed
 	@$(call timed,ruff,$(BIN)/ruff check .)
 	@$(call timed,单元层,$(UNIT))

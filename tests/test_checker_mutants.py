@@ -33,13 +33,16 @@ EQUIVALENT = {
         "交换同样两个维度，transpose(-2, -1) 与 transpose(-1, -2) 是同一个转置",
 }
 
-ALL = [(ex, m) for ex in EXERCISES for m in mutants(ex.id, ex.solution)]
+@pytest.fixture(scope="module")
+def everything():
+    """[(练习, 变异体)]：每道练习的参考答案的全部变异体（在用到的进程里生成一次，不在收集时生成）。"""
+    return [(ex, m) for ex in EXERCISES for m in mutants(ex.id, ex.solution)]
 
 
 @pytest.fixture(scope="module")
-def verdicts():
+def verdicts(everything):
     """变异体（Mutant.key） -> 检查结果。"""
-    return {_key(m): run_checker(ex, m.source) for ex, m in ALL}
+    return {_key(m): run_checker(ex, m.source) for ex, m in everything}
 
 
 def _key(m):
@@ -51,25 +54,25 @@ def stale_entries(equivalent, verdicts):
     return sorted(key for key in equivalent if key not in verdicts or not verdicts[key].passed)
 
 
-def test_every_solution_has_mutants_of_the_slips_learners_make():
-    per_exercise = {ex.id: sum(1 for e, _ in ALL if e is ex) for ex in EXERCISES}
+def test_every_solution_has_mutants_of_the_slips_learners_make(everything):
+    per_exercise = {ex.id: sum(1 for e, _ in everything if e is ex) for ex in EXERCISES}
     assert min(per_exercise.values()) >= 2, per_exercise
-    operators = {m.operator for _, m in ALL}
+    operators = {m.operator for _, m in everything}
     for op in ("维度 −1↔0", "keepdim 取反", "unbiased 取反", "去掉 ε", "ε 挪到根号外", "少开平方", "mean↔sum",
                "+→−", "−→+", "×→÷", "÷→×", "两边对调", "忽略参数 eps", "漏掉一条语句", "norm1→norm2"):
         assert op in operators, op
-    assert len(ALL) >= 250
+    assert len(everything) >= 250
 
 
 @pytest.mark.parametrize("ex", EXERCISES, ids=lambda ex: ex.id)
-def test_behaviour_changing_mutants_fail_the_checker(ex, verdicts):
-    survivors = [m for e, m in ALL if e is ex and verdicts[_key(m)].passed and _key(m) not in EQUIVALENT]
+def test_behaviour_changing_mutants_fail_the_checker(ex, everything, verdicts):
+    survivors = [m for e, m in everything if e is ex and verdicts[_key(m)].passed and _key(m) not in EQUIVALENT]
     assert not survivors, "\n".join(f"{m.operator}（第 {m.line} 行）：{m.before} → {m.after}" for m in survivors)
 
 
-def test_the_equivalent_list_is_honest(verdicts):
+def test_the_equivalent_list_is_honest(everything, verdicts):
     """豁免清单里的每一条都真的存在、真的通过（行为确实不变）；没有过时的条目。每个变异体的记法是唯一的。"""
-    assert len(verdicts) == len(ALL)   # Mutant.key 不会把两个变异体记成一个
+    assert len(verdicts) == len(everything)   # Mutant.key 不会把两个变异体记成一个
     assert stale_entries(EQUIVALENT, verdicts) == []
     assert all(reason.strip() for reason in EQUIVALENT.values())
 

@@ -13,6 +13,7 @@
 其他练习还可以用 torch 和 dsx_util。
 """
 import ast
+import functools
 import importlib
 import sys
 from pathlib import Path
@@ -177,11 +178,17 @@ def test_a_planted_private_import_is_caught(tmp_path):
 
 
 # ---------------------------------------------------------------- 每样知识只有一处定义
+@functools.cache
+def _nodes(path):
+    """一个模块的全部语法树结点（每个模块只解析一次）。"""
+    return list(ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+
+
 def _defined(name):
     """给 name 赋值或定义 name 的模块（相对 PACKAGE 的路径）。"""
     found = []
     for path in MODULES:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _nodes(path):
             targets = [t.id for t in getattr(node, "targets", []) if isinstance(t, ast.Name)]
             if name in targets or (isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == name):
                 found.append(path.relative_to(PACKAGE).as_posix())
@@ -196,7 +203,7 @@ def test_one_definition_per_item_of_knowledge():
              if "__traceback__" in p.read_text(encoding="utf-8") or "extract_tb" in p.read_text(encoding="utf-8")]
     assert walks == ["feedback.py"]   # 只有 learner_frame 沿着回溯找学习者的帧
     wordings = [(p.relative_to(PACKAGE).as_posix(), node.value) for p in MODULES
-                for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+                for node in _nodes(p)
                 if isinstance(node, ast.Constant) and isinstance(node.value, str) and "检查已中止" in node.value]
     assert [w for w, _ in wordings] == ["feedback.py"], wordings   # timeout 只有 MESSAGES 里的一种说法
 
