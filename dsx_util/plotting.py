@@ -195,6 +195,21 @@ def show_figure(fig):
         display({"image/svg+xml": svg, "text/plain": f"<第 {i} 幅子图，共 {len(svgs)} 幅>"}, raw=True)
 
 
+# matplotlib 对每个缺的字各说一次（一张带中文标题的图就有几十行）：普通文字用警告，公式里的文字用日志。
+# 没有中文字体时，use_cjk_font 的那条中文警告已经说了原因和办法，这些就不再显示
+def _no_glyph_record(record):
+    return "does not have a glyph" not in record.getMessage()
+
+
+def _quiet_missing_glyphs():
+    import logging
+
+    warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font", category=UserWarning)
+    mathtext_log = logging.getLogger("matplotlib.mathtext")
+    if _no_glyph_record not in mathtext_log.filters:
+        mathtext_log.addFilter(_no_glyph_record)
+
+
 def use_cjk_font():
     """让之后画的 matplotlib 图显示简体中文并使用全书统一的图形设置，返回所用字体的名字；重复调用没有副作用。
 
@@ -209,6 +224,7 @@ def use_cjk_font():
             warnings.warn("没有找到中文字体，图中的中文会显示成方框。请运行 pip install noto-cjk-sans-otc "
                           "后重新调用 use_cjk_font()（不需要重启内核）。",
                           stacklevel=2)
+            _quiet_missing_glyphs()
             return None
         _active_font = _register_sc_face(path)
     matplotlib.rcParams.update(FIGURE_DEFAULTS)

@@ -87,8 +87,9 @@ class RecipeTree:
 
     def run(self, command, timeout=1800):
         env = dict(os.environ, PYTHONPATH=str(self.root))   # 副本自己的 dsx_book、dsx_util，而不是装在 .venv 里的原仓库
-        for key in [k for k in env if k.startswith("PYTEST_XDIST") or k == "DSX_XDIST_GROUPS"]:
-            env.pop(key)                                     # 外层测试进程的 pytest-xdist 设置不带进菜谱的命令
+        for key in [k for k in env if k.startswith("PYTEST_XDIST") or k in ("DSX_XDIST_GROUPS", "DSX_RECORD_DURATIONS",
+                                                                           "DSX_SHARD_PLAN")]:
+            env.pop(key)   # 外层测试进程的 pytest-xdist 设置、量秒数的开关不带进菜谱的命令（否则副本的 durations.json 被改）
         done = subprocess.run(command, shell=True, cwd=self.root, env=env, capture_output=True, text=True,
                               timeout=timeout)
         assert done.returncode == 0, f"菜谱的命令失败：{command}\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"

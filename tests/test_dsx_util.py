@@ -214,3 +214,22 @@ def test_missing_font_package_gives_chinese_warning(monkeypatch):
         warnings.simplefilter("always")
         assert plotting.use_cjk_font() is None
     assert any("没有找到中文字体" in str(w.message) for w in caught)
+
+
+def test_after_the_chinese_warning_missing_glyphs_stay_quiet(tmp_path):
+    """没有中文字体时：一条中文警告说明原因和办法，之后画带中文的图不再逐字警告「Glyph … missing from font」
+    （学习者评审 r41：第 4 章一张图几十行）。对照：同一段画图代码不经 use_cjk_font 时确实逐字警告（上面的测试）。"""
+    code = (
+        "import warnings, matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt\n"
+        "import dsx_util.plotting as plotting\n"
+        "plotting.cjk_font_path = lambda: None\n"
+        "with warnings.catch_warnings(record=True) as w:\n"
+        "    warnings.simplefilter('always')\n"
+        "    plotting.use_cjk_font()\n"
+        "    matplotlib.rcParams['font.sans-serif'] = ['DejaVu Sans']\n"
+        f"    fig, ax = plt.subplots(); ax.set_title('层归一化'); ax.set_xlabel('$均值$'); fig.savefig(r'{tmp_path}/f.png')\n"
+        "texts = [str(x.message) for x in w]\n"
+        "print(sum('没有找到中文字体' in t for t in texts), sum('glyph' in t.lower() for t in texts))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    # 普通文字缺字是警告（上面数），公式里缺字是 matplotlib 的日志（写在 stderr）
+    assert done.stdout.split() == ["1", "0"] and "glyph" not in done.stderr.lower(), (done.stdout, done.stderr[-500:])

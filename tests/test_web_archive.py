@@ -78,6 +78,7 @@ def test_inpage_exercise_explains_itself_from_disk(open_page):
     feedback = page.locator(".dsx-inpage-feedback").first
     feedback.filter(has_text="http.server").wait_for(timeout=20000)
     assert "Colab" in feedback.inner_text()
+    assert "手机上" in feedback.inner_text()     # 手机上没法运行命令：说去电脑上或在线的网页版（学习者评审 r41）
     assert page.console_errors == [] and page.external_requests == []
 
 

@@ -133,7 +133,8 @@
   async function run(box) {
     if (location.protocol === "file:") {   // 浏览器不允许从本地文件打开的页面启动 Web Worker
       say(box, "", "从本地文件打开的网页不能在这里运行练习（浏览器不允许）。请在网页版文件夹里运行 " +
-          "<code>python -m http.server</code>，再打开 http://localhost:8000/；或在 Jupyter、Colab 里做这道练习。");
+          "<code>python -m http.server</code>，再打开 http://localhost:8000/；或在 Jupyter、Colab 里做这道练习。" +
+          "手机上没法运行这条命令：请在电脑上做练习，或打开在线的网页版。");
       return;
     }
     const starting = startWorker(box).then(() => null, (err) => err);   // 与编辑器同时加载
