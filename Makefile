@@ -43,7 +43,8 @@ $(HTML_STAMP): $(VENV)/.installed $(NODE)/.installed _build/.nbsync-ok $(DIST_ST
 JOBS ?= 2
 XDIST := $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist loadgroup)
 # 单元层每个进程只用一个计算线程：torch 默认每个进程用满全部核，两个进程的线程互相空等（量过的对照见 CONTRIBUTING「测过的对照」）。
-UNIT := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/pytest -q -m unit $(XDIST)
+# 单元层不分组（--dist load）：它没有页面访问和 .venv-colab，模块级夹具在两个进程里各准备一次也比按组调度快（同上）。
+UNIT := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/pytest -q -m unit $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist load)
 test-fast: $(VENV)/.installed
 	@$(call timed,ruff,$(BIN)/ruff check .)
 	@$(call timed,单元层,$(UNIT))
