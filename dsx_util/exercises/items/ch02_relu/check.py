@@ -11,6 +11,8 @@ CODES = {
     "returns_int": "数值对了，但输入 {value} 的输出是整数 {actual!r}：输入是浮点数，输出也应全是浮点数（0.0 而不是 0）。",
     "negative_scaled": "负数没有变成 0，而是乘了一个系数（输入 {value} 变成了 {actual}，约 {ratio} 倍）：这是 Leaky ReLU；"
                        "ReLU 把负数一律变成 0。",
+    "threshold_cut": "输入 {value} 是很小的正数，输出却是 0.0（更大的正数 {kept} 原样通过了）：像是用了一个正的门槛（如 v > 0.01）。"
+                     "ReLU 的分界点是 0：再小的正数也原样通过，v > 0 时输出 v。",
     "order_changed": "输出里的数都对，顺序却变了（第 {index} 个应为 {want}，你的是 {got}）：第 i 个输出对应第 i 个输入，"
                      "不要排序或重排。",
 }
@@ -19,7 +21,8 @@ CODES = {
 @checker(__name__, CODES)
 def check_relu(fn):
     """检查 relu_list(values)：纯 Python 实现的 ReLU，输入浮点数列表，返回新列表。"""
-    for data in ([-2.5, -1.0, 0.0, 0.5, 3.0], [1.25, -0.25, 7.0]):
+    # 第三组有很小的正数：v > 0.01、v > 1e-6 这类正的门槛在这里会把它变成 0
+    for data in ([-2.5, -1.0, 0.0, 0.5, 3.0], [1.25, -0.25, 7.0], [0.001, -0.001, 1e-12, 2.0]):
         given = list(data)
         out = call_or_stop(fn, given)
         if not isinstance(out, list):
@@ -37,6 +40,9 @@ def check_relu(fn):
             i = next(k for k, (a, b) in enumerate(zip(vals, want)) if a != b)
             w, g = fmt_pair(want[i], vals[i])
             return [("order_changed", message(CODES, "order_changed", index=i + 1, want=w, got=g))]
+        # 原样通过了的正数里最小的一个：它通过了、比它小得多的正数（< 0.1）却变成 0，说明用了正的门槛；
+        # 0.5 变成 0 而 3.0 不变也可能是截成整数（int(v)），那仍说「正数应原样通过」
+        kept = min((v for v, y_val in zip(data, vals) if v > 0 and y_val == v), default=None)
         findings = []
         for v, y, y_val in zip(data, out, vals):
             target = v if v > 0 else 0.0
@@ -50,6 +56,10 @@ def check_relu(fn):
                 code = "negative_scaled"
             elif v == 0:
                 code = "zero_wrong"
+            elif 0 < v < 0.1 and y_val == 0 and kept is not None and kept > v:   # 只有很小的正数变成 0：门槛
+                if any(c == "threshold_cut" for c, _ in findings):
+                    continue   # 门槛只说一次（说最先遇到的那个小正数）
+                code = "threshold_cut"
             elif v > 0:
                 code = "positive_changed"
             else:
@@ -57,7 +67,8 @@ def check_relu(fn):
                 code, text = "wrong_output", message(None, "wrong_output", what=f"输入 {v} 的输出", want=w, got=g)
                 findings.append((code, text))
                 continue
-            findings.append((code, message(CODES, code, value=v, actual=y, ratio=fmt_num(y_val / v, 3) if v else "")))
+            findings.append((code, message(CODES, code, value=v, actual=y, ratio=fmt_num(y_val / v, 3) if v else "",
+                                           kept=kept)))
         if findings:
             return findings
         for v, y in zip(data, out):

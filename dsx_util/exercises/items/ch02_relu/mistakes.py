@@ -48,7 +48,16 @@ NOVEL = [
     ('排序了输出', ['order_changed'], """def relu_list(values):
     return sorted(v if v > 0 else 0.0 for v in values)
 """),
+    # 评审 r41 的尝试（逐字）：以前得到 ✓（检查的输入里没有比 0.5 小的正数）
+    ('评审 r41：门槛 v > 0.01 而不是 0', ['threshold_cut'], """def relu_list(values):
+    return [v if v > 0.01 else 0.0 for v in values]
+"""),
 ]
+
+# 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
+WORDS = {
+    '评审 r41：门槛 v > 0.01 而不是 0': ['分界点是 0', '0.001'],
+}
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
 # 检查器不让它通过、说明里点出这条要求（tests/test_stated_requirements.py）。
@@ -67,4 +76,5 @@ NEIGHBOURS = [
     ('负数变 0 而不是取绝对值', 'v if v > 0 else 0.0', 'abs(v)'),
     ('0 而不是负数本身的一半（leaky）', 'v if v > 0 else 0.0', 'v if v > 0 else 0.01 * v'),
     ('输出浮点数', 'v if v > 0 else 0.0', 'v if v > 0 else 0'),
+    ('分界点是 0 而不是一个很小的正数', 'v if v > 0 else 0.0', 'v if v > 1e-6 else 0.0'),
 ]

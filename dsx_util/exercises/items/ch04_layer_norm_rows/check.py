@@ -17,6 +17,10 @@ CODES = {
     "shift_before_scale": "先加 β 再乘 γ 了：式 (4.4) 是先乘 γ、再加 β。",
     "no_sqrt": "分母是方差 σ² + ε，没有开平方：式 (4.3) 除以的是标准差 √(σ² + ε)。",
     "gamma_beta_first_only": "γ、β 要逐特征使用（第 i 个特征乘 γ[i]、加 β[i]）：你对所有特征都用了 γ[0] 和 β[0]（式 (4.4)）。",
+    "eps_divided": "ε 加到了偏差平方和上、再和它一起除以 H（(Σ(x−μ)² + ε)/H）：这样方差里只加了 ε/H，"
+                   "方差很小的第 3 行差得最多。按式 (4.2)、(4.3)，先除以 H 得到方差 σ²，再加 ε：√(σ² + ε)。",
+    "eps_max": "你用了 √max(σ², ε)（方差比 ε 小时拿 ε 代替）：方差很小的第 3 行差得最多。"
+               "式 (4.3) 是把 ε 加到方差上，√(σ² + ε)，不是取两者中大的那个。",
     "eps_twice": "ε 加了两次：根号里加过一次（√(σ² + ε)），根号外面又加了一次。按式 (4.3)，只在根号里加。",
     # 逐步诊断（norm_steps）的说明
     "row_mean_not_zero": "γ = 1、β = 0 时，你的输出第 {row} 行的均值是 {got}，应为 0{hint}",
@@ -38,7 +42,8 @@ def _ln_model(rows, gamma, beta, eps, unbiased=False, eps_kind="inside", center=
     def norm(vals):
         mu = mean_of(vals) if center else 0.0
         var = var_of(vals, unbiased)
-        e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-5, "twice": eps}[eps_kind]
+        e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-5, "twice": eps, "divided": eps / len(vals),
+             "max": max(eps - var, 0.0)}[eps_kind]   # max：σ² + max(ε − σ², 0) = max(σ², ε)
         denom = math.sqrt(var) + e if eps_kind == "outside" else (math.sqrt(var + e) if sqrt else var + e)
         denom += e if eps_kind == "twice" else 0.0
         return [(v - mu) / denom for v in vals]
@@ -55,7 +60,7 @@ _LN_FLAG_CODES = {("unbiased", True): "unbiased_var", ("eps_kind", "outside"): "
                   ("axis", "col"): "wrong_axis", ("affine", "none"): "no_gamma_beta",
                   ("affine", "swapped"): "gamma_beta_swapped", ("affine", "shift_first"): "shift_before_scale",
                   ("sqrt", False): "no_sqrt", ("affine", "first_only"): "gamma_beta_first_only",
-                  ("eps_kind", "twice"): "eps_twice"}
+                  ("eps_kind", "twice"): "eps_twice", ("eps_kind", "divided"): "eps_divided", ("eps_kind", "max"): "eps_max"}
 
 
 @checker(__name__, CODES)
@@ -69,7 +74,7 @@ def check_layer_norm_rows(fn):
         got = as_rows(call_or_stop(fn, *given, eps=eps), (3, 4), want=want)
         changed = unchanged((rows, gamma, beta), given, "列表（rows、gamma 或 beta）", "列表")
         flags = {"unbiased": [False, True],
-                 "eps_kind": ["inside", "outside", "missing", "twice"] + (["fixed"] if eps != 1e-5 else []),
+                 "eps_kind": ["inside", "outside", "missing", "twice", "divided", "max"] + (["fixed"] if eps != 1e-5 else []),
                  "center": [True, False], "axis": ["row", "col"], "affine": ["ok", "none", "swapped", "shift_first", "first_only"],
                  "sqrt": [True, False]}
         default = {k: v[0] for k, v in flags.items()}

@@ -317,6 +317,33 @@ def layer_norm_rows(rows, gamma, beta, eps=1e-5):
         out.append([g * (x - mu) / math.sqrt(var + eps) + b for x, g, b in zip(row, gamma, beta)])
     return out
 """),
+    # 评审 r41 的尝试（逐字）：以前只说第 1 行第一个不同的值（差在第 7 位，像是舍入）
+    ('评审 r41：√max(σ², ε) 代替 √(σ² + ε)', ['eps_max'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        var = sum((v - mu) ** 2 for v in row) / h
+        d = math.sqrt(max(var, eps))
+        out.append([g * (v - mu) / d + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    ('评审 r41：ε 加到偏差平方和上再除以 H（ε/H）', ['eps_divided'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        h = len(row)
+        mu = sum(row) / h
+        ss = sum((v - mu) ** 2 for v in row)
+        d = math.sqrt((ss + eps) / h)
+        out.append([g * (v - mu) / d + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -330,6 +357,8 @@ WORDS = {
     'return 在循环里，返回的是第一行（一维列表）': ['一维列表', '只有一行', '第 1 行的结果', 'return', 'for'],
     '每行都用第一行的均值和方差': ['不是这一行的均值', '（式 (4.1)）'],
     '均值用了整数除法 //': ['整数除法 //', '（式 (4.1)）'],
+    '评审 r41：√max(σ², ε) 代替 √(σ² + ε)': ['max(σ², ε)', '√(σ² + ε)', '第 3 行'],
+    '评审 r41：ε 加到偏差平方和上再除以 H（ε/H）': ['ε/H', '先除以 H', '第 3 行'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

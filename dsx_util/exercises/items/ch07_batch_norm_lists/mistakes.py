@@ -174,6 +174,18 @@ def batch_norm_lists(x, eps=1e-5):
         cols.append([(v - mu) / math.sqrt(var + eps) for v in col])
     return [list(r) for r in zip(*cols)]
 """),
+    # 评审 r41 的尝试（逐字）：以前说「分母里少了 ε」，代码里其实有 ε
+    ('评审 r41：ε 加到平方和上再除以 B（ε/B）', ['eps_divided'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    cols = []
+    for col in zip(*x):
+        m = sum(col) / len(col)
+        ss = sum((c - m) ** 2 for c in col)
+        cols.append([(c - m) / math.sqrt((ss + eps) / len(col)) for c in col])
+    return [list(r) for r in zip(*cols)]
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -181,6 +193,7 @@ WORDS = {
     '[[0.0] * H] * B：所有行是同一个列表': ['同一个列表对象', '[[0.0] * H for _ in range(B)]'],
     '每一行是 tuple（list(zip(*列))）': ['第 1 行是 tuple', 'list(r) for r in zip'],
     '列均值用了整数除法 //': ['你减去的是 0，', '整数除法 //', '（式 (7.1)）'],
+    '评审 r41：ε 加到平方和上再除以 B（ε/B）': ['ε/B', '先除以 B'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -12,6 +12,8 @@ CODES = {
     "no_gamma": "结果没有乘缩放参数 γ。",
     "abs_mean": "你用绝对值的平均做分母：均方根是先平方、再平均、再开方。",
     "no_eps": "分母里少了 ε：全为 0 的输入会得到 0/0。",
+    "eps_divided": "ε 放错了位置：ε 加到了平方和上、再和它一起除以 H（(Σx² + ε)/H），均方里只加了 ε/H，"
+                   "很小的那组数差得最多。先除以 H 得到均方 mean(x²)，再加 ε：√(mean(x²) + ε)。",
     "eps_ignored": "调用时传入 eps={eps}，你的结果却和 eps=1e-6 时一样：请用参数 eps，不要写死。",
     "divided_by_norm": "你除以的是向量的长度 ‖x‖ = √(Σx²)，不是均方根 √(mean(x²))：输出整体小了 √H = {root} 倍"
                        "（γ = 1 时输出的均方是 {ms}，应约为 1）。平方和之后还要除以 H。",
@@ -38,7 +40,8 @@ def _rms_model(values, gamma, eps, center=False, sqrt=True, eps_kind="inside", u
         ms = sum(v * v for v in xs)
     else:
         ms = mean_of([v * v for v in xs])
-    e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-6, "squared": eps * eps}[eps_kind]
+    e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-6, "squared": eps * eps,
+         "divided": eps / len(values)}[eps_kind]
     if abs_mean:
         d = ms + e
     elif eps_kind == "outside":
@@ -51,7 +54,7 @@ def _rms_model(values, gamma, eps, center=False, sqrt=True, eps_kind="inside", u
 
 _RMS_FLAG_CODES = {("center", True): "subtracted_mean", ("sqrt", False): "missing_sqrt",
                    ("eps_kind", "outside"): "eps_outside_sqrt", ("eps_kind", "missing"): "no_eps",
-                   ("eps_kind", "fixed"): "eps_ignored", ("use_gamma", False): "no_gamma", ("abs_mean", True): "abs_mean",
+                   ("eps_kind", "fixed"): "eps_ignored", ("eps_kind", "divided"): "eps_divided", ("use_gamma", False): "no_gamma", ("abs_mean", True): "abs_mean",
                    ("norm", True): "divided_by_norm"}
 
 
@@ -136,7 +139,7 @@ def check_rms_norm_list(fn):
         changed = unchanged((values, gamma), given, "列表（values 或 gamma）")
         want = _rms_model(values, gamma, eps)
         flags = {"center": [False, True], "sqrt": [True, False],
-                 "eps_kind": ["inside", "outside", "missing"] + (["fixed"] if eps != 1e-6 else []),
+                 "eps_kind": ["inside", "outside", "missing", "divided"] + (["fixed"] if eps != 1e-6 else []),
                  "use_gamma": [True, False], "abs_mean": [False, True], "norm": [False, True]}
         variants = combine(flags, {k: v[0] for k, v in flags.items()}, lambda **s: _rms_model(values, gamma, eps, **s),
                             lambda k, v: _RMS_FLAG_CODES[(k, v)])

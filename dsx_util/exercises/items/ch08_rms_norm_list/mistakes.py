@@ -150,6 +150,15 @@ def rms_norm_list(values, gamma, eps=1e-6):
     ms = sum(v * v for v in values) / len(values)
     return [v / math.sqrt(ms + eps) + g for v, g in zip(values, gamma)]
 """),
+    # 评审 r41 的尝试（逐字）：以前只说第一个不同的值，没说 ε 放错了位置
+    ('评审 r41：ε 加到平方和上再除以 H（ε/H）', ['eps_divided'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ss = sum(v * v for v in values)
+    d = math.sqrt((ss + eps) / len(values))
+    return [g * v / d for v, g in zip(values, gamma)]
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -160,6 +169,7 @@ WORDS = {
     '用了 (x 的平均)²': ['(x 的平均)²', '先平方、再平均'],
     'γ 是加上去的': ['γ 是加上去的', 'γ 要乘'],
     '输出整体加了 0.1': ['同一个常数 0.1'],
+    '评审 r41：ε 加到平方和上再除以 H（ε/H）': ['ε/H', '先除以 H', 'ε 放错了位置'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -20,6 +20,8 @@ CODES = {
     "gamma_mean_for_all": "γ 要逐分量使用（第 i 个分量乘 γᵢ）：你对所有分量乘了同一个数（γ 的平均）。",
     "gamma_first_for_all": "γ 要逐分量使用（第 i 个分量乘 γᵢ）：你对所有分量都乘了 γ[0]。",
     "beta_first_for_all": "β 要逐分量使用（第 i 个分量加 βᵢ）：你对所有分量都加了 β[0]。",
+    "alpha_abs": "α 为负数（α = {alpha}）时，你的结果与用 |α| 时一样：α 是学出来的参数，α 可以是负数；"
+                 "直接乘 α 本身，tanh(α·x)，不要取绝对值或截成正数。",
     "not_elementwise": "只改第 1 个输入（{before} → {after}），别的位置的输出也变了（第 {pos} 个变化了 {diff}）："
                        "DyT 逐个分量计算，每个输出只取决于同一位置的输入。",
     "not_saturating": "α = 1、γ = 1、β = 0 时，输入 {x} 的输出应约为 tanh({x}) = {want}，你的是 {got}：tanh 把很大的输入压到 ±1 以内。",
@@ -40,7 +42,7 @@ def _model(values, alpha, gamma, beta, use_gamma=True, use_beta=True, alpha_kind
     g, b = (beta, gamma) if swapped else (gamma, beta)
     out = []
     for v, gi, bi in zip(xs, g, b):
-        a = {"inside": alpha, "divides": 1.0 / alpha, "squared": alpha * alpha}.get(alpha_kind, 1.0)
+        a = {"inside": alpha, "divides": 1.0 / alpha, "squared": alpha * alpha, "abs": abs(alpha)}.get(alpha_kind, 1.0)
         inner = a * v * (gi if gamma_inside and use_gamma else 1.0) + (bi if beta_inside and use_beta else 0.0)
         squash = 1.0 / (1.0 + math.exp(-inner)) if sigmoid else math.tanh(inner)
         t = squash * (alpha if alpha_kind == "outside" else 1.0)
@@ -52,7 +54,7 @@ _FLAG_CODES = {("use_gamma", False): "no_gamma", ("use_beta", False): "no_beta",
                ("alpha_kind", "one"): "no_alpha", ("beta_inside", True): "beta_inside", ("swapped", True): "gamma_beta_swapped",
                ("normalize", True): "normalized_first", ("gamma_inside", True): "gamma_inside",
                ("sigmoid", True): "sigmoid_not_tanh", ("alpha_kind", "divides"): "alpha_divides",
-               ("alpha_kind", "squared"): "alpha_twice", ("gamma_kind", "mean"): "gamma_mean_for_all",
+               ("alpha_kind", "squared"): "alpha_twice", ("alpha_kind", "abs"): "alpha_abs", ("gamma_kind", "mean"): "gamma_mean_for_all",
                ("gamma_kind", "first"): "gamma_first_for_all", ("beta_kind", "first"): "beta_first_for_all"}
 
 
@@ -90,20 +92,22 @@ def _steps(fn):
 def check_dyt_list(fn):
     """检查 dyt_list(values, alpha, gamma, beta)：y_i = γ_i · tanh(α · x_i) + β_i。"""
     cases = (([0.5, -1.0, 2.0, -0.25], 0.8, [1.5, 0.5, -1.0, 2.0], [0.1, -0.2, 0.3, 0.05]),
-             ([3.0, -4.0, 0.2, 1.0], 0.3, [2.0, 1.0, 0.5, -1.5], [-0.5, 0.25, 0.0, 1.0]))
+             ([3.0, -4.0, 0.2, 1.0], 0.3, [2.0, 1.0, 0.5, -1.5], [-0.5, 0.25, 0.0, 1.0]),
+             # α 是学出来的参数，可以是负数：用 |α| 或把 α 截成正数的写法在这里不通过
+             ([1.0, -2.0, 0.5, 3.0], -0.7, [1.0, -0.5, 2.0, 1.5], [0.2, 0.0, -0.1, 0.4]))
     for values, alpha, gamma, beta in cases:
         given = (list(values), list(gamma), list(beta))
         got = as_floats(call_or_stop(fn, given[0], alpha, given[1], given[2]), len(values), "输出")
         changed = unchanged((values, gamma, beta), given, "列表（values、gamma 或 beta）")
         want = _model(values, alpha, gamma, beta)
         flags = {"use_gamma": [True, False], "use_beta": [True, False],
-                 "alpha_kind": ["inside", "outside", "one", "divides", "squared"], "gamma_kind": ["each", "mean", "first"],
+                 "alpha_kind": ["inside", "outside", "one", "divides", "squared"] + (["abs"] if alpha < 0 else []), "gamma_kind": ["each", "mean", "first"],
                  "beta_kind": ["each", "first"],
                  "beta_inside": [False, True], "swapped": [False, True], "normalize": [False, True],
                  "gamma_inside": [False, True], "sigmoid": [False, True]}
         variants = combine(flags, {k: v[0] for k, v in flags.items()},
                             lambda **s: _model(values, alpha, gamma, beta, **s), lambda k, v: _FLAG_CODES[(k, v)])
-        found = judge(got, want, variants, CODES)
+        found = judge(got, want, variants, CODES, {"alpha": fmt_num(alpha)})
         if found is None:
             found = _steps(fn) or [first_difference(got, want)]
         if found or changed:

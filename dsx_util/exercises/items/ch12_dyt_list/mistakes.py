@@ -73,6 +73,14 @@ def dyt_list(values, alpha, gamma, beta):
 def dyt_list(values, alpha, gamma, beta):
     return [gamma[0] * math.tanh(alpha * v) + beta[0] for v in values]
 """),
+    # 评审 r41 的尝试（逐字）：以前得到 ✓（检查用的 α 都是正数）
+    ('评审 r41：α 取了绝对值 abs(alpha)', ['alpha_abs'], """import math
+
+
+def dyt_list(values, alpha, gamma, beta):
+    a = abs(alpha)
+    return [g * math.tanh(a * v) + b for v, g, b in zip(values, gamma, beta)]
+"""),
 ]
 
 
@@ -83,6 +91,7 @@ WORDS = {
     'α 用了两次（tanh(α²·x)）': ['α 用了两次'],
     '所有分量乘 γ[0]': ['逐分量', 'γ[0]'],
     '所有分量都用 γ[0] 和 β[0]': ['γ[0]', 'β[0]', '逐分量'],
+    '评审 r41：α 取了绝对值 abs(alpha)': ['|α|', 'α 可以是负数'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
@@ -112,4 +121,5 @@ NEIGHBOURS = [
     ('β 在 tanh 外', 'g * math.tanh(alpha * v) + b', 'g * math.tanh(alpha * v + b)'),
     ('γ、β 不对调', 'g * math.tanh(alpha * v) + b', 'b * math.tanh(alpha * v) + g'),
     ('γ 乘在 tanh 外', 'g * math.tanh(alpha * v) + b', 'math.tanh(g * alpha * v) + b'),
+    ('α 用它本身（可以是负数），不取绝对值', 'g * math.tanh(alpha * v) + b', 'g * math.tanh(abs(alpha) * v) + b'),
 ]
