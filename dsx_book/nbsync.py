@@ -135,10 +135,14 @@ else:
               "把 -i 后的地址换成 __SECOND_MIRROR__ 再试，或检查网络与代理。"
               "\\n装好后重新运行这一格（一般不必重启内核：它会在这个内核里逐个导入检查，导入不了时会告诉你）。")
     else:
+        no_font = not have.get(font) or font in broken   # 字体是可选的：不列在「都能导入」的依赖里，单独说
+        if no_font:
+            deps = "、".join(f"{n} {v}" for n, v in have.items() if n != font)
         print(f"环境已就绪：dsx_util {VERSION} {done}；依赖都能导入：{deps}"
-              + (f"；图用的中文字体 {font} {'导入不了' if font in broken else '没装上'}，图里的中文会显示成方框"
+              + (f"；图用的中文字体 {font} {'导入不了' if font in broken else '没装上'}（可选：只影响图里的中文，"
+                 "其余照常运行），图里的中文会显示成方框"
                  f"（联网后运行 pip install {'--force-reinstall ' if font in broken else ''}{font} -i __MIRROR__）"
-                 if not have.get(font) or font in broken else "")
+                 if no_font else "")
               + (f"；未改动已装的 {' '.join(keep)}。" if keep and done != "已经安装" else "。"))
     if stale:
         print(f"请重启内核（Kernel → Restart Kernel），再从头运行：这次会话里已经导入的 {'、'.join(stale)} 换了版本。")'''

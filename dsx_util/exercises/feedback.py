@@ -492,9 +492,25 @@ def _name_hint(exc, source, line_text):
     return None
 
 
+def _type_hint(exc):
+    """几种常见的 TypeError：^ 当成了乘方、函数本身（没加括号调用）参与了运算、对一个数取下标。不是这几种时 None。"""
+    if not isinstance(exc, TypeError):
+        return None
+    text = str(exc)
+    if text.startswith("unsupported operand type(s) for ^"):   # 2.5 ^ 2：^ 只对整数有意义（按位异或）
+        return "Python 里 ^ 是按位异或，不是乘方：乘方要写成 **，例如 (v - mu) ** 2"
+    if text.startswith("unsupported operand type(s)") and re.search(r"'(builtin_function_or_method|function)'", text):
+        return ("参与运算的一个值是函数本身，不是它算出的结果：函数要加上括号调用，"
+                "例如 len(values) 才是个数，只写 len 得到的是函数")
+    if re.fullmatch(r"'(float|int)' object is not subscriptable", text):
+        return ("对单个数取了下标（像 alpha[i]）：这个值只是单个数，不是列表。"
+                "看题目里哪个参数是单个数：它对每个元素都一样，直接用它，不要写 [i]")
+    return None
+
+
 def explain_error(exc, source="", line_text=""):
     """常见报错的一句中文解释（含修正办法）；不认识时返回 None。source、line_text：学习者的代码与出错的那一行（有时更准）。"""
-    hint = _name_hint(exc, source or "", line_text or "")
+    hint = _name_hint(exc, source or "", line_text or "") or _type_hint(exc)
     if hint:
         return hint
     text = f"{type(exc).__name__}: {exc}"

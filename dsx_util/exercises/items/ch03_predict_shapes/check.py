@@ -20,7 +20,8 @@ CODES = {
     "keepdim_added": "{expr!r}：没有 keepdim=True 时，被归约的维度会从形状里消失。",
     "wrong_axis": "{expr!r}：你的答案像是归约了另一个维度。数一数 dim 指向哪一维（负数从最后一维往前数）。",
     "broadcast_misread": "{expr!r}：减法会把长度为 1 的维度广播回原来的长度，结果形状和 x 一样吗？",
-    "wrong_prediction": "{expr!r} 的形状不对，把每一维的长度再推一遍。",
+    "keepdim_zero": "{expr!r}：keepdim=True 时被归约的那一维留下来，长度是 1，不是 0（这一维上的 {n} 个数归约成了 1 个数）。",
+    "wrong_prediction": "{expr!r} 的形状不对：x 的形状是 (2, 3, 4)，{rule}{count}。",
 }
 
 SHAPE_X = (2, 3, 4)
@@ -42,6 +43,16 @@ def reduced_shape(dims, keepdim):
 
 def true_shape(dims, keepdim):
     return SHAPE_X if dims is None else reduced_shape(dims, keepdim)
+
+
+def _rule(dims, keepdim):
+    """这道小题的形状规则（一句话，不直接给出答案）。"""
+    if dims is None:
+        return "减法把长度为 1 的维度广播回原来的长度，结果和 x 同形"
+    lengths = "、".join(str(SHAPE_X[d % len(SHAPE_X)]) for d in dims)
+    where = f"dim={', '.join(map(str, dims))} 指的是长度为 {lengths} 的那一维" + ("（负数从最后一维往前数）" if min(dims) < 0 else "")
+    return where + ("：keepdim=True 时这一维留下，长度变成 1，其余各维不变" if keepdim
+                    else "：归约后这一维从形状里消失，其余各维不变")
 
 
 def _as_shape(value):
@@ -103,9 +114,15 @@ def check_predict_shapes(fn):
                         code = "broadcast_misread"
                 elif shape == reduced_shape(dims, not keepdim):
                     code = "keepdim_added" if not keepdim else "keepdim_dropped"
+                elif keepdim and shape == tuple(0 if n == 1 and m != 1 else n for n, m in zip(truth, SHAPE_X)):
+                    code = "keepdim_zero"   # 留下的那一维写成了 0
+                    fields["n"] = "、".join(str(m) for n, m in zip(truth, SHAPE_X) if n == 1 and m != 1)
                 elif any(shape in (reduced_shape((d,), keepdim), reduced_shape((d,), not keepdim))
                          for d in range(len(SHAPE_X)) if d not in {e % len(SHAPE_X) for e in dims}):
                     code = "wrong_axis"
+            if code == "wrong_prediction":
+                fields["rule"] = _rule(dims, keepdim)
+                fields["count"] = (f"；你的答案有 {len(shape)} 维，应有 {len(truth)} 维" if len(shape) != len(truth) else "")
         if code:   # 每道答错的小题一条：答错五道就列五条
             findings.append((code, message(CODES, code, expr=expr, **fields)))
     return findings

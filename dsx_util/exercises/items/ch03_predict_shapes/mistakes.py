@@ -71,6 +71,25 @@ NOVEL = [
         "x - x.mean(dim=-1, keepdim=True)": [2, 3, 4],
     }
 """),
+    # 评审 r41 的尝试（逐字）：以前只说「形状不对，把每一维的长度再推一遍」
+    ('x.mean(dim=-1) 预测成 (4,)', ['wrong_prediction'], """def predict_shapes():
+    return {
+        "x.mean(dim=-1)": (4,),
+        "x.mean(dim=-1, keepdim=True)": (2, 3, 1),
+        "x.sum(dim=0)": (3, 4),
+        "x.var(dim=1, keepdim=True)": (2, 1, 4),
+        "x - x.mean(dim=-1, keepdim=True)": (2, 3, 4),
+    }
+"""),
+    ('keepdim 留下的维度写成 0', ['keepdim_zero'], """def predict_shapes():
+    return {
+        "x.mean(dim=-1)": (2, 3),
+        "x.mean(dim=-1, keepdim=True)": (2, 3, 0),
+        "x.sum(dim=0)": (3, 4),
+        "x.var(dim=1, keepdim=True)": (2, 1, 4),
+        "x - x.mean(dim=-1, keepdim=True)": (2, 3, 4),
+    }
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -78,6 +97,8 @@ WORDS = {
     '键里逗号后少了空格': ["'x.mean(dim=-1,keepdim=True)'", '只差空格'],
     '键里有全角括号': ['全角字符', '「（」改成「(」'],
     '形状写成列表': ['整数元组', '[2, 3]', '圆括号'],
+    'x.mean(dim=-1) 预测成 (4,)': ["长度为 4 的那一维", "从形状里消失", "有 1 维，应有 2 维"],
+    'keepdim 留下的维度写成 0': ["keepdim=True", "长度是 1，不是 0"],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -67,6 +67,13 @@ NOVEL = [
     ss = sum((v - m) ** 2 for v in values)
     return m, ss / n - 1 if unbiased else ss / n
 """),
+    # 评审 r41 的尝试（逐字）：以前只说「检查它们的类型（例如列表不能直接和数相乘再相加）」
+    ('h = len 少了括号（函数本身参与了除法）', ['raised'], """def mean_var_list(values, unbiased=False):
+    h = len
+    mu = sum(values) / h
+    ss = sum((v - mu) ** 2 for v in values)
+    return mu, ss / (h - 1 if unbiased else h)
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -74,6 +81,7 @@ WORDS = {
     '均值用了整数除法 //（方差按这个均值算）': ["整数除法 //", "方差是用这个均值算的"],
     '有偏方差除以了 H+1': ["分母不对", "相当于除以 7"],
     '少了括号：ss / H - 1': ["unbiased=True", "再减 1", "ss / (H - 1)", "括号"],
+    'h = len 少了括号（函数本身参与了除法）': ["函数本身", "加上括号", "len(values)"],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -24,6 +24,10 @@ CODES = {
                     "求均值要用 /，不要取整。",
     "variance_always_zero": "{values} 这几个数并不全相同，方差应为 {want}，你的却是 0；每个数加上 100、乘以 3 之后也都是 0："
                             "像是先把偏差 x − μ 加起来（或求平均）再平方，而偏差的和总是 0。要先把每个偏差平方，再求平均：Σ(x − μ)² ÷ H。",
+    "returned_several": "应只返回一个数（方差），你返回了 {n} 个值 {got}{hint}：只 return 方差，不要返回元组或列表。",
+    "shift_not_mean": "{values} 的方差应为 {want}，你的是 {got}，大了 {extra}：Σ(x − c)² / H 在 c 等于均值 μ = {mu} 时最小，"
+                      "c 离均值越远，结果越大（多出 (μ − c)²）。你减去的数 c 不是均值{which}；"
+                      "如果用的是平移的算法（d = x − K，K 取任意一个数），要减去修正项：方差 = (Σd² − (Σd)²/H) / H。",
 }
 
 # 取整的均值：(写法, 取整的函数, 说明里的说法)
@@ -58,6 +62,23 @@ def _rounded_mean(values, got):
         return []
     how = hits[0][1] if len(hits) == 1 else "像是把均值取成了整数（整数除法 // 或 round()）"
     return [("mean_rounded", message(CODES, "mean_rounded", values=values, mu=fmt_num(mu), m=fmt_num(hits[0][0]), how=how))]
+
+
+def _shift_not_mean(values, got):
+    """got 比方差大，且正好是 Σ(x − c)²/H、c 落在最小值和最大值之间：减去的 c 不是均值。是时返回一条 shift_not_mean。"""
+    want, mu = var_of(values), mean_of(values)
+    extra = got - want
+    if not extra > 1e-9 * (1 + want):
+        return []
+    cs = (mu - math.sqrt(extra), mu + math.sqrt(extra))   # (μ − c)² = 多出的部分
+    if not any(min(values) <= c <= max(values) for c in cs):
+        return []
+    named = (("第一个数 values[0]", values[0]), ("(最小值 + 最大值) / 2", (min(values) + max(values)) / 2),
+             ("最后一个数 values[-1]", values[-1]))
+    hit = [name for name, c in named if any(math.isclose(c, x, rel_tol=1e-9, abs_tol=1e-12) for x in cs)]
+    which = f"（像是减去了{hit[0]}）" if hit else ""
+    return [("shift_not_mean", message(CODES, "shift_not_mean", values=values, want=fmt_num(want), got=fmt_num(got),
+                                       extra=fmt_num(extra), mu=fmt_num(mu), which=which))]
 
 
 def _var_steps(fn, values):
@@ -115,6 +136,11 @@ def check_stable_var(fn):
         got = call_or_stop(fn, given)
         if got is None:
             return [("no_return", CODES["no_return"])]
+        if isinstance(got, (tuple, list)):   # 例如 return mu, var：只要方差这一个数
+            both = len(got) == 2 and all(isinstance(v, (int, float)) for v in got) and \
+                math.isclose(got[0], mean_of(values), rel_tol=1e-6) and math.isclose(got[1], var_of(values), rel_tol=1e-6)
+            return [("returned_several", message(CODES, "returned_several", n=len(got), got=f"{got!r:.60}",
+                                                 hint="（像是把均值和方差一起返回了）" if both else ""))]
         (got,) = as_floats([got], 1, "返回值")
         changed = unchanged(values, given, "列表")
         want = var_of(values)
@@ -133,6 +159,6 @@ def check_stable_var(fn):
             w, g = fmt_pair(want, got)
             found = [("single_pass", message(CODES, "single_pass", want=w, got=g))]
         if found is None:
-            found = _var_steps(fn, values) or [first_difference([got], [want], "方差")]
+            found = _var_steps(fn, values) or _shift_not_mean(values, got) or [first_difference([got], [want], "方差")]
         return changed + found
     return []

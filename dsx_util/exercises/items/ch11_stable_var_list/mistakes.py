@@ -83,6 +83,21 @@ NOVEL = [
     m = sum(values) / n
     return (sum(v - m for v in values) / n) ** 2
 """),
+    # 评审 r41 的尝试（逐字）：以前说「返回值里的每个值应是浮点数」（两个值都是浮点数），或只说「应为 6，你的是 6.25」
+    ('把均值和方差一起返回（元组）', ['returned_several'], """def stable_var(values):
+    n = len(values)
+    mu = sum(values) / n
+    return mu, sum((v - mu) ** 2 for v in values) / n
+"""),
+    ('用 (最小值 + 最大值) / 2 当均值', ['shift_not_mean'], """def stable_var(values):
+    n = len(values)
+    mu = (min(values) + max(values)) / 2
+    return sum((v - mu) ** 2 for v in values) / n
+"""),
+    ('减去第一个数、少了修正项', ['shift_not_mean'], """def stable_var(values):
+    k = values[0]
+    return sum((v - k) ** 2 for v in values) / len(values)
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -96,6 +111,9 @@ WORDS = {
     '均值用了整数除法 //': ["整数除法 //", "向下取整", "均值是 3.75", "按 3 算"],
     '均值用 round() 取整': ["round", "四舍五入", "均值是 3.75", "按 4 算"],
     '偏差先求平均再平方': ["都是 0", "先把每个偏差平方"],
+    '把均值和方差一起返回（元组）': ["只返回一个数", "2 个值", "均值和方差一起", "只 return 方差"],
+    '用 (最小值 + 最大值) / 2 当均值': ["不是均值", "c 等于均值", "(最小值 + 最大值) / 2"],
+    '减去第一个数、少了修正项': ["不是均值", "values[0]", "修正项", "(Σd)²/H"],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
