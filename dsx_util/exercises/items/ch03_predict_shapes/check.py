@@ -20,7 +20,7 @@ CODES = {
     "keepdim_added": "{expr!r}：没有 keepdim=True 时，被归约的维度会从形状里消失。",
     "wrong_axis": "{expr!r}：你的答案像是归约了另一个维度。数一数 dim 指向哪一维（负数从最后一维往前数）。",
     "broadcast_misread": "{expr!r}：减法会把长度为 1 的维度广播回原来的长度，结果形状和 x 一样吗？",
-    "keepdim_zero": "{expr!r}：keepdim=True 时被归约的那一维留下来，长度是 1，不是 0（这一维上的 {n} 个数归约成了 1 个数）。",
+    "keepdim_zero": "{expr!r}：keepdim=True 时被归约的那一维留下来，长度是 1，不是 0（这一维上的 {length} 个数归约成了 1 个数）。",
     "wrong_prediction": "{expr!r} 的形状不对：x 的形状是 (2, 3, 4)，{rule}{count}。",
 }
 
@@ -116,7 +116,7 @@ def check_predict_shapes(fn):
                     code = "keepdim_added" if not keepdim else "keepdim_dropped"
                 elif keepdim and shape == tuple(0 if n == 1 and m != 1 else n for n, m in zip(truth, SHAPE_X)):
                     code = "keepdim_zero"   # 留下的那一维写成了 0
-                    fields["n"] = "、".join(str(m) for n, m in zip(truth, SHAPE_X) if n == 1 and m != 1)
+                    fields["length"] = "、".join(str(m) for n, m in zip(truth, SHAPE_X) if n == 1 and m != 1)
                 elif any(shape in (reduced_shape((d,), keepdim), reduced_shape((d,), not keepdim))
                          for d in range(len(SHAPE_X)) if d not in {e % len(SHAPE_X) for e in dims}):
                     code = "wrong_axis"

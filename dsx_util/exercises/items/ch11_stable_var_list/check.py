@@ -24,7 +24,7 @@ CODES = {
                     "求均值要用 /，不要取整。",
     "variance_always_zero": "{values} 这几个数并不全相同，方差应为 {want}，你的却是 0；每个数加上 100、乘以 3 之后也都是 0："
                             "像是先把偏差 x − μ 加起来（或求平均）再平方，而偏差的和总是 0。要先把每个偏差平方，再求平均：Σ(x − μ)² ÷ H。",
-    "returned_several": "应只返回一个数（方差），你返回了 {n} 个值 {got}{hint}：只 return 方差，不要返回元组或列表。",
+    "returned_several": "应只返回一个数（方差），你返回了 {count} 个值 {got}{hint}：只 return 方差，不要返回元组或列表。",
     "shift_not_mean": "{values} 的方差应为 {want}，你的是 {got}，大了 {extra}：Σ(x − c)² / H 在 c 等于均值 μ = {mu} 时最小，"
                       "c 离均值越远，结果越大（多出 (μ − c)²）。你减去的数 c 不是均值{which}；"
                       "如果用的是平移的算法（d = x − K，K 取任意一个数），要减去修正项：方差 = (Σd² − (Σd)²/H) / H。",
@@ -139,7 +139,7 @@ def check_stable_var(fn):
         if isinstance(got, (tuple, list)):   # 例如 return mu, var：只要方差这一个数
             both = len(got) == 2 and all(isinstance(v, (int, float)) for v in got) and \
                 math.isclose(got[0], mean_of(values), rel_tol=1e-6) and math.isclose(got[1], var_of(values), rel_tol=1e-6)
-            return [("returned_several", message(CODES, "returned_several", n=len(got), got=f"{got!r:.60}",
+            return [("returned_several", message(CODES, "returned_several", count=len(got), got=f"{got!r:.60}",
                                                  hint="（像是把均值和方差一起返回了）" if both else ""))]
         (got,) = as_floats([got], 1, "返回值")
         changed = unchanged(values, given, "列表")
