@@ -8,6 +8,7 @@
 """
 import html
 import io
+import itertools
 import json
 import re
 import zipfile
@@ -311,8 +312,15 @@ def lab_page(browser, jupyter_lab, notebook):
     local = jupyter_lab.rstrip("/")
     page.route("**/*", lambda route: route.continue_() if route.request.url.startswith((local, "data:", "blob:"))
                else route.abort())
-    page.goto(jupyter_lab + f"lab/tree/{notebook}")
+    # 每个页面用一个新的工作区：JupyterLab 会恢复同名工作区里上一个测试打开的笔记本，
+    # 那样当前标签页可能是别的章，要找的单元格藏在看不见的标签页里
+    workspace = f"t{next(_workspaces)}"
+    page.goto(jupyter_lab + f"lab/workspaces/{workspace}/tree/{notebook}?reset")
+    page.wait_for_selector(f"#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel:text-is('{notebook}')", timeout=60_000)
     return context, page
+
+
+_workspaces = itertools.count()
 
 
 def test_ch04_in_jupyterlab_shows_numbers_not_markup(browser, jupyter_lab):
