@@ -118,7 +118,9 @@ else:
     torch_cpu = " -f __TORCH_CPU__" if "torch" in missing + unusable else ""
     if missing or unusable:
         why = (f"\\n依赖没装上，pip 的报错：{dep_error[:200]}" if dep_error else "") + (
-            "\\n没有 torch：本格不替你装它（从软件包索引装，Linux 上会得到带 CUDA 的版本，几个 GB），请按下面的命令装只带 CPU 的版本。"
+            "\\n没有 torch：本格不替你装它（从软件包索引装，Linux 上会得到带 CUDA 的版本，几个 GB），请按下面的命令装只带 CPU 的版本；"
+            "装好后在 Linux 上核对 torch.__version__ 以 +cpu 结尾（不是时：阿里云镜像还没有最新的版本，pip 改取了 -i 镜像里"
+            "带 CUDA 的版本；怎么办见本地运行说明里「核对：」那一段）。"
             if "torch" in missing else "")
         wrong = "，".join(([f"缺少 {'、'.join(missing)}"] if missing else [])
                          + ([f"这个内核导入不了 {'、'.join(unusable)}（安装信息说装着）"] if unusable else []))

@@ -315,6 +315,9 @@ def test_setup_cell_never_lets_pip_resolve_torch_when_torch_is_missing(tmp_path,
     out = done.stdout
     assert "缺少 torch" in out and "就绪：" not in out.replace("还没有就绪：", ""), out
     assert "-f https://mirrors.aliyun.com/pytorch-wheels/cpu/" in out and "只带 CPU" in out, out
+    # -i 与 -f 两处都有 torch 时 pip 取版本高的：说出怎样核对装上的是 CPU 版（review r42）
+    assert "+cpu" in out and "「核对：」" in out, out
+    assert any(part.startswith("核对：") for part in install.torch_note())   # 指过去的那一段真的在（各处说明共用它）
     done, tried = run_setup_cell(tmp_path / "with", works=works, colab=colab) if colab else (None, None)
     if colab:
         assert tried == [PIN] and "环境已就绪" in done.stdout, (tried, done.stdout)
