@@ -71,6 +71,9 @@ MESSAGES = {
                       "或用 list(...) 转换：zip 给出的每一行是 tuple，用 [list(r) for r in zip(...)] 把每行变成列表）。",
     "shared_rows": "你返回的 {rows} 行是同一个列表对象（改一行就改了所有行，所以每行都一样）：像是用 [[0.0] * H] * B "
                    "建的列表。改成 [[0.0] * H for _ in range(B)]，或每行新建一个列表再 append。",
+    # 题目写明返回元组 (…, …)、学习者返回了列表（值都对）：用他自己的数写出元组；规则那句由 list_checks.tuple_rule 写成
+    "list_not_tuple": "你返回的是列表 {value}，题目写明返回元组 {stated}：写成 return {names}（逗号隔开、不加方括号就是元组）"
+                      "或 {fixed}。{rule}。",
     "not_number": "{what}应是浮点数，实际是 {value!r}。",
     "wrong_output": "{what}应为 {want}，你的是 {got}。",
     "check_failed": "检查你的结果时出错（{error}）：请确认返回值的类型和形状符合题目要求。",

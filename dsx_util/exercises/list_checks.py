@@ -8,7 +8,7 @@
 
 check.py 用到的公开工具（都在本文件）：call_or_stop（调用学习者的函数，失败时 Stop）、as_floats / as_rows（读出学习者
 返回的列表）、judge / combine（与典型错误及其两两组合的结果比较）、first_difference（第一个不对的位置）、unchanged
-（没有修改输入）、norm_steps / quiet（层归一化一类的逐步诊断）、mean_of / var_of / columns_of / copy_rows / flatten /
+（没有修改输入）、first_row_only（只返回了一行：return 在循环里）、list_not_tuple / tuple_rule（题目写明元组、写成了列表）、norm_steps / quiet（层归一化一类的逐步诊断）、mean_of / var_of / columns_of / copy_rows / flatten /
 max_abs_of / worst_of / rounded_digits（小算术）。每个检查按三层找问题：题目写明的要求（装饰器 feedback.checker 查）、与典型错误比较、
 都不吻合时逐步诊断。学习者的函数每次调用最多运行 TIME_LIMIT 秒（sys.settrace 计时，两处都适用），超时报 timeout。
 """
@@ -80,8 +80,7 @@ def as_rows(value, shape, what="输出", want=None):
     if len(value) != shape[0]:
         flat = len(value) == shape[0] * shape[1] and all(not isinstance(v, list) for v in value)
         hint = "：看起来你把所有行拼成了一个扁平的列表，请每行单独成一个列表" if flat else ""
-        if len(value) == 1 < shape[0]:
-            hint = "：只处理了第一行（例如 return 缩进到了 for 循环里面，循环第一轮就返回了）"
+        hint = first_row_only(len(value), shape[0]) or hint
         raise Stop([("wrong_length", message(None, "wrong_rows", expected=shape[0], actual=len(value), hint=hint))])
     tuples = [i for i, row in enumerate(value) if isinstance(row, tuple)]
     if tuples:
@@ -89,6 +88,24 @@ def as_rows(value, shape, what="输出", want=None):
     if len(value) > 1 and isinstance(value[0], list) and all(row is value[0] for row in value):
         raise Stop([("shared_rows", message(None, "shared_rows", rows=len(value)))])
     return [as_floats(row, shape[1], f"{what}第 {i + 1} 行") for i, row in enumerate(value)]
+
+
+def first_row_only(actual, expected):
+    """外层列表只有 1 行、应有好几行时的半句说明（return 缩进到了循环里）；其他情况 ""。"""
+    if actual == 1 < expected:
+        return "：只处理了第一行（例如 return 缩进到了 for 循环里面，循环第一轮就返回了）"
+    return ""
+
+
+def tuple_rule(values):
+    """题目写明元组、学习者写成了列表 values 时的那句规则，用他自己的数（ch01、ch03、ch06 同一句）。"""
+    return f"元组和列表比较时并不相等：{tuple(values)!r} == {list(values)!r} 是 False"
+
+
+def list_not_tuple(value, stated, names):
+    """返回值都对、只是题目写明的元组 stated 写成了列表 value：一条 list_not_tuple（names：return 后面应写的两个名字）。"""
+    return ("list_not_tuple", message(None, "list_not_tuple", value=repr(value), stated=stated, names=names,
+                                      fixed=repr(tuple(value)), rule=tuple_rule(value)))
 
 
 def _one_row_hint(row, want):

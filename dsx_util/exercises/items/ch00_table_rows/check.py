@@ -3,11 +3,11 @@
 import math
 
 from ...feedback import checker, message
-from ...list_checks import call_or_stop, rounded_digits
+from ...list_checks import call_or_stop, first_row_only, rounded_digits
 
 CODES = {
     "not_rows": "应返回由行组成的列表，每一行是一个列表，例如 [[名称, 个数, 均值], ...]；实际返回的是 {kind}。",
-    "wrong_row_count": "应有 {expected} 行（每个名称一行），实际有 {actual} 行。",
+    "wrong_row_count": "应有 {expected} 行（每个名称一行），实际有 {actual} 行{hint}。",
     "wrong_row_length": "第 {row} 行有 {actual} 个值，应有 3 个：名称、个数、均值。",
     "wrong_name_order": "第 {row} 行的名称应是 {expected!r}，实际是 {actual!r}：名称放在第 1 列，并保持字典里的顺序。",
     "wrong_count": "“{name}”这一行的个数应是 {expected}，实际是 {actual!r}。",
@@ -57,7 +57,8 @@ def check_table_rows(fn):
         if not isinstance(rows, list) or not all(isinstance(r, (list, tuple)) for r in rows):
             return [("not_rows", message(CODES, "not_rows", kind=type(rows).__name__))]
         if len(rows) != len(data):
-            return [("wrong_row_count", message(CODES, "wrong_row_count", expected=len(data), actual=len(rows)))]
+            return [("wrong_row_count", message(CODES, "wrong_row_count", expected=len(data), actual=len(rows),
+                                                hint=first_row_only(len(rows), len(data))))]
         for i, (row, (name, values)) in enumerate(zip(rows, data.items()), start=1):
             if isinstance(row, tuple):
                 return [("rows_not_lists", message(None, "rows_not_lists", row=i))]

@@ -35,6 +35,13 @@ NOVEL = [
     return [(k, len(v), sum(v) / len(v)) for k, v in data.items()]
 """),
     ('个数写成浮点数', ['count_not_int'], _rows(row="[name, float(len(values)), sum(values) / len(values)]")),
+    # 评审 r42 的尝试（逐字）：以前只说「应有 3 行，实际 1 行」，没说出 return 缩进到了循环里（ch04 说出了）
+    ('return 写在循环里，只返回第一行', ['wrong_row_count'], """def stats_rows(data):
+    rows = []
+    for name, values in data.items():
+        rows.append([name, len(values), sum(values) / len(values)])
+        return rows
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -45,6 +52,7 @@ WORDS = {
     '个数与均值两列对调': ["位置反了", "[名称, 个数, 均值]", "[名称, 均值, 个数]"],
     '每一行写成元组 (名称, 个数, 均值)': ["第 1 行是 tuple", "方括号 [...]"],
     '个数写成浮点数': ["个数应是整数", "4.0", "len"],
+    'return 写在循环里，只返回第一行': ["应有 3 行", "实际有 1 行", "只处理了第一行", "return 缩进到了 for 循环里面"],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

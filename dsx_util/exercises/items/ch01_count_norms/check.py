@@ -1,7 +1,7 @@
 # 导入：feedback、list_checks。
 """练习 ch01-count-norms 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 from ...feedback import checker, message
-from ...list_checks import call_or_stop
+from ...list_checks import call_or_stop, list_not_tuple
 
 CODES = {
     "not_pair": "应返回两个整数 (层归一化的个数, 参数总数)，例如 return 个数, 参数总数；实际返回的是 {value!r:.60}。",
@@ -41,9 +41,12 @@ def check_count_norms(fn):
                dict(GPT_CONFIG_124M, n_layers=3, emb_dim=64, n_heads=4),
                dict(GPT_CONFIG_124M, n_layers=24, emb_dim=1024, n_heads=16)]
     small = 2 * GPT_CONFIG_124M["n_layers"] + 1
+    listed = None   # 第一个写成列表的返回值：数都对之后再说要写成元组（先说数哪里不对）
     for k, cfg in enumerate(configs):
         value = call_or_stop(fn, dict(cfg))
-        # 返回的两个数由调用者拆开（`n, p = count_norms(cfg)`）：元组、列表都行；两个数都是整数（个数）
+        if listed is None and isinstance(value, list):
+            listed = value
+        # 先拆成两个数核对（题目写明返回元组，列表最后由 list_not_tuple 说明）；两个数都是整数（个数）
         try:
             count, params = value
             count, params = int(count), int(params)
@@ -89,4 +92,6 @@ def check_count_norms(fn):
         else:
             code = "wrong_params"
         return [(code, message(CODES, code, **fields))]
+    if listed is not None:
+        return [list_not_tuple(listed, "(层归一化的个数, 参数总数)", "个数, 参数总数")]
     return []

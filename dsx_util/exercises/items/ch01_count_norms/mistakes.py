@@ -52,6 +52,11 @@ NOVEL = [
     n = 2 * cfg["n_layers"] + 1
     return n, n * 2.0 * cfg["emb_dim"]
 '''),
+    # 评审 r42 的尝试（逐字）：列表以前通过了检查，而题目写明返回元组 (…, …)（ch03 的列表形状不通过）
+    ('返回列表而不是元组', ['list_not_tuple'], '''def count_norms(cfg):
+    n = 2 * cfg["n_layers"] + 1
+    return [n, n * 2 * cfg["emb_dim"]]
+'''),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -62,6 +67,7 @@ WORDS = {
     '个数对了，参数总数漏了最后一个层归一化': ['按 24 个层归一化', '个数是 25', '最后一个'],
     '嵌入之后也算了一个层归一化：2L + 2': ['多算了 1 个', '26', '25'],
     '参数总数是浮点数（乘了 2.0）': ['整数', '38400.0', '2.0'],
+    '返回列表而不是元组': ['列表 [25, 38400]', '元组', 'return 个数, 参数总数', '(25, 38400) == [25, 38400] 是 False'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
@@ -75,6 +81,7 @@ REQUIREMENTS = [
      "wrong_count", "n_layers=3"),
     ("返回 (个数, 参数总数)", "return n_norms, n_params", "return n_params, n_norms", "swapped_order", "位置反了"),
     ("两个整数", "n_norms * 2 * cfg", "n_norms * 2.0 * cfg", "not_int", "整数"),
+    ("返回元组 (…, …)", "return n_norms, n_params", "return [n_norms, n_params]", "list_not_tuple", "元组"),
 ]
 
 # 每条写明的要求的「邻居」：看起来也说得通的另一种写法（另一个维度、顺序、默认值、估计量……）。

@@ -13,6 +13,8 @@ CODES = {
                        "ReLU 把负数一律变成 0。",
     "threshold_cut": "输入 {value} 是很小的正数，输出却是 0.0（更大的正数 {kept} 原样通过了）：像是用了一个正的门槛（如 v > 0.01）。"
                      "ReLU 的分界点是 0：再小的正数也原样通过，v > 0 时输出 v。",
+    "negatives_dropped": "输出只有 {actual} 个数，应有 {expected} 个：你的输出正好是输入里{kept}，{dropped}被删掉了。"
+                         "ReLU 不删数：负数变成 0.0、留在原来的位置，输出和输入一样长。",
     "order_changed": "输出里的数都对，顺序却变了（第 {index} 个应为 {want}，你的是 {got}）：第 i 个输出对应第 i 个输入，"
                      "不要排序或重排。",
 }
@@ -28,6 +30,12 @@ def check_relu(fn):
         if not isinstance(out, list):
             return [("not_list", message(None, "not_list", kind=type(out).__name__))]
         if len(out) != len(data):
+            # 输出正好是按原顺序留下的正数（或非负数）：负数被过滤掉了，而不是变成 0.0
+            for kept, dropped, filtered in (("大于 0 的数", "负数和 0.0 都", [v for v in data if v > 0]),
+                                            ("不小于 0 的数", "负数", [v for v in data if v >= 0])):
+                if out == filtered:
+                    return [("negatives_dropped", message(CODES, "negatives_dropped", actual=len(out), expected=len(data),
+                                                          kept=kept, dropped=dropped))]
             return [("wrong_length", message(None, "wrong_length", what="输出", expected=len(data), actual=len(out)))]
         want = [v if v > 0 else 0.0 for v in data]
         vals = []

@@ -30,7 +30,10 @@ MISTAKES = [
     return tuple(v if v > 0 else 0.0 for v in values)
 """),
     ('wrong_length', ['wrong_length'], """def relu_list(values):
-    return [v for v in values if v > 0]
+    return [v if v > 0 else 0.0 for v in values[1:]]
+"""),
+    ('negatives_dropped', ['negatives_dropped'], """def relu_list(values):
+    return [v for v in values if v >= 0]
 """),
     ('negative_scaled', ['negative_scaled'], """def relu_list(values):
     return [v if v > 0 else 0.01 * v for v in values]
@@ -52,11 +55,16 @@ NOVEL = [
     ('评审 r41：门槛 v > 0.01 而不是 0', ['threshold_cut'], """def relu_list(values):
     return [v if v > 0.01 else 0.0 for v in values]
 """),
+    # 评审 r42 的尝试（逐字）：以前只说「输出应有 5 个数，实际有 2 个」，没说出负数被删掉了（应变成 0.0）
+    ('评审 r42：把负数过滤掉了（长度变短）', ['negatives_dropped'], """def relu_list(values):
+    return [v for v in values if v > 0]
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
 WORDS = {
     '评审 r41：门槛 v > 0.01 而不是 0': ['分界点是 0', '0.001'],
+    '评审 r42：把负数过滤掉了（长度变短）': ['只有 2 个数', '应有 5 个', '大于 0 的数', '负数和 0.0 都被删掉了', '变成 0.0'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -7,15 +7,15 @@ tests/test_inpage_checks.py 核对它们与 PyTorch 真正算出的形状相同�
 import difflib
 
 from ...feedback import checker, message
-from ...list_checks import FULLWIDTH, call_or_stop
+from ...list_checks import FULLWIDTH, call_or_stop, tuple_rule
 
 CODES = {
     "not_dict": "应返回一个字典：键是表达式字符串，值是形状元组；实际返回的是 {kind}。",
     "missing_key": "字典里缺少表达式 {expr!r}（键要和题目里的表达式一字不差）。",
     "near_key": "字典里没有 {expr!r}，但有一个很像的键 {key!r}：{diff}。键要和题目里的表达式一字不差。",
     "bad_shape_value": "{expr!r} 的值应是由整数组成的元组，例如 (2, 3)；实际是 {value!r:.40}。",
-    "shape_as_list": "{expr!r} 的值应是整数元组，例如 (2, 3)；你写的是列表 {value!r:.40}：形状用圆括号写成元组"
-                     "（x.shape 是元组；元组和列表比较时并不相等，例如 (2, 3) == [2, 3] 是 False）。",
+    # 写成列表、形状本身对了的值只报一次（五个都是列表时一段话）；用学习者自己的数，不给固定的例子（读起来像答案）
+    "shape_as_list": "{which}写成了列表（形状本身对了）：形状要写成整数元组，用圆括号，{fixes}。{rule}（x.shape 也是元组）。",
     "keepdim_dropped": "{expr!r}：keepdim=True 时被归约的维度不会消失，而是留下长度 1。",
     "keepdim_added": "{expr!r}：没有 keepdim=True 时，被归约的维度会从形状里消失。",
     "wrong_axis": "{expr!r}：你的答案像是归约了另一个维度。数一数 dim 指向哪一维（负数从最后一维往前数）。",
@@ -94,6 +94,7 @@ def check_predict_shapes(fn):
     if not isinstance(answer, dict):
         return [("not_dict", message(CODES, "not_dict", kind=type(answer).__name__))]
     findings = []
+    listed_values = []   # 写成列表、形状本身对了的 (表达式, 值)：最后合成一条 shape_as_list
     for expr, dims, keepdim in SHAPE_QUESTIONS:
         truth = true_shape(dims, keepdim)
         if expr not in answer:
@@ -106,7 +107,7 @@ def check_predict_shapes(fn):
             if shape is None:
                 code = "bad_shape_value"
             elif shape == truth and listed:
-                code = "shape_as_list"
+                listed_values.append((expr, answer[expr]))
             elif shape != truth:
                 code = "wrong_prediction"
                 if dims is None:
@@ -125,4 +126,10 @@ def check_predict_shapes(fn):
                 fields["count"] = (f"；你的答案有 {len(shape)} 维，应有 {len(truth)} 维" if len(shape) != len(truth) else "")
         if code:   # 每道答错的小题一条：答错五道就列五条
             findings.append((code, message(CODES, code, expr=expr, **fields)))
+    if listed_values:
+        which = (f"{len(listed_values)} 个值都" if len(listed_values) == len(SHAPE_QUESTIONS)
+                 else "、".join(repr(expr) for expr, _ in listed_values) + " 的值")
+        fixes = "、".join(f"把 {value!r} 写成 {tuple(value)!r}" for _, value in listed_values)
+        findings.append(("shape_as_list", message(CODES, "shape_as_list", which=which, fixes=fixes,
+                                                  rule=tuple_rule(listed_values[0][1]))))
     return findings

@@ -3,7 +3,7 @@
 import math
 
 from ...feedback import Stop, checker, fmt_num, fmt_pair, message
-from ...list_checks import as_floats, call_or_stop, judge, mean_of, unchanged, var_of
+from ...list_checks import as_floats, call_or_stop, judge, list_not_tuple, mean_of, unchanged, var_of
 
 CODES = {
     "not_pair": "应返回 (均值, 方差) 两个数，实际返回的是 {kind}。",
@@ -84,6 +84,7 @@ def check_mean_var_list(fn):
     """检查 mean_var_list(values, unbiased=False)：返回 (均值, 方差)，unbiased 决定除以 H 还是 H−1。"""
     values = [2.0, 4.0, 4.0, 5.0, 7.0, 9.5]
     results = {}
+    listed = None   # 第一个写成列表的返回值：数都对之后再说要写成元组
     for kwargs in ({"unbiased": False}, {"unbiased": True}, {}):
         given = list(values)
         out = call_or_stop(fn, given, **kwargs)
@@ -92,6 +93,8 @@ def check_mean_var_list(fn):
             return changed
         if not isinstance(out, (tuple, list)) or len(out) != 2:
             return [("not_pair", message(CODES, "not_pair", kind=type(out).__name__))]
+        if listed is None and isinstance(out, list):
+            listed = out
         mean, var = as_floats(list(out), 2, "返回值")
         unbiased = kwargs.get("unbiased", False)
         want = var_of(values, unbiased)
@@ -131,4 +134,6 @@ def check_mean_var_list(fn):
             findings += found
         if findings:
             return findings
+    if listed is not None:
+        return [list_not_tuple(listed, "(均值, 方差)", "均值, 方差")]
     return []

@@ -74,6 +74,14 @@ NOVEL = [
     ss = sum((v - mu) ** 2 for v in values)
     return mu, ss / (h - 1 if unbiased else h)
 """),
+    # 评审 r42 的尝试（逐字）：列表以前通过了检查，而题目写明返回元组 (均值, 方差)（ch03 的列表形状不通过）
+    ('返回列表 [均值, 方差]', ['list_not_tuple'], """def mean_var_list(values, unbiased=False):
+    n = len(values)
+    mean = sum(values) / n
+    ss = sum((v - mean) ** 2 for v in values)
+    var = ss / (n - 1) if unbiased else ss / n
+    return [mean, var]
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -82,6 +90,7 @@ WORDS = {
     '有偏方差除以了 H+1': ["分母不对", "相当于除以 7"],
     '少了括号：ss / H - 1': ["unbiased=True", "再减 1", "ss / (H - 1)", "括号"],
     'h = len 少了括号（函数本身参与了除法）': ["函数本身", "加上括号", "len(values)"],
+    '返回列表 [均值, 方差]': ["列表 [5.25, 5.8125]", "元组 (均值, 方差)", "return 均值, 方差", "(5.25, 5.8125)"],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
@@ -91,6 +100,8 @@ REQUIREMENTS = [
     ("默认 unbiased=False", "unbiased=False):", "unbiased=True):", "wrong_signature", "默认值"),
     ("返回 (均值, 方差)", "return mean, squares / (h - 1 if unbiased else h)",
      "return squares / (h - 1 if unbiased else h), mean", "swapped_order", "位置反了"),
+    ("返回元组 (均值, 方差)", "return mean, squares / (h - 1 if unbiased else h)",
+     "return [mean, squares / (h - 1 if unbiased else h)]", "list_not_tuple", "元组"),
     ("按参数 unbiased 选择", "(h - 1 if unbiased else h)", "h", "unbiased_ignored", "unbiased"),
     ("只用纯 Python", "    h = len(values)", "    import numpy as np\n    np.zeros(1)\n    h = len(values)",
      "forbidden_call", "纯 Python"),
