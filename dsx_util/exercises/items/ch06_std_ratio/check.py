@@ -18,6 +18,8 @@ CODES = {
                            "比值 (H−1)/H 要整个开方：math.sqrt((h - 1) / h)。",
     "sqrt_denominator_only": "H={h} 时你的结果是 {actual:.6g}，是 (H−1) ÷ √H：只有分母开了方。** 比 / 先算，h ** 0.5 "
                              "只作用在 h 上；给整个比值加上括号：((h - 1) / h) ** 0.5。",
+    "h_ignored": "H={hs} 时你的结果都是 {actual:.6g}：结果不随 h 变，像是把 H 写死了{which}，没有用参数 h。"
+                 "比值要由 h 算出：√((h − 1) / h)，H 不同，比值就不同。",
     "wrong_value": "H={h} 时你的结果是 {actual:.6g}，不对：有偏方差除以 H，无偏方差除以 H−1；"
                    "比值只由这两个分母决定，标准差之比是方差之比的平方根。",
 }
@@ -43,6 +45,20 @@ def _value(fn, h):
         return None if isinstance(value, (bool, str)) else float(value)
     except Exception:  # noqa: BLE001 -- 这里只是辨认错误写法，出错时不下这个结论
         return None
+
+
+def _constant(fn):
+    """学习者的结果在检查用的每个 H 上都相同（不随 h 变）时返回 h_ignored 的说明；否则 None。"""
+    got = [_value(fn, h) for h in HS]
+    if any(v is None for v in got) or not all(math.isclose(v, got[0], rel_tol=1e-9, abs_tol=1e-12) for v in got):
+        return None
+    # 写死的值正好是某个 H 的正确比值时（例如 √(767/768)）说出是哪个 H：r² = (H−1)/H，H = 1/(1 − r²)
+    which = ""
+    if 0 < got[0] < 1:
+        h = round(1 / (1 - got[0] ** 2))
+        if h >= 2 and math.isclose(got[0], math.sqrt((h - 1) / h), rel_tol=1e-9):
+            which = f"（这是 H={h} 时的比值）"
+    return message(CODES, "h_ignored", hs="、".join(str(h) for h in HS), actual=got[0], which=which)
 
 
 def _formula_code(fn):
@@ -71,6 +87,10 @@ def check_std_ratio(fn):
         digits = rounded_digits(value, want)
         if digits:
             return [("rounded", message(CODES, "rounded", h=h, actual=value, want=want, digits=digits))]
-        code = _formula_code(fn) or "wrong_value"
+        code = _formula_code(fn)   # 先认典型写法：整数除法 (H−1)//H 对每个 H 都是 0，也不随 h 变
+        constant = None if code else _constant(fn)
+        if constant:
+            return [("h_ignored", constant)]
+        code = code or "wrong_value"
         return [(code, message(CODES, code, h=h, actual=got, floor=(h - 1) // h))]
     return []

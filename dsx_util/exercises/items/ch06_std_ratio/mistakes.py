@@ -23,6 +23,8 @@ NOVEL = [
     # 评审 r40 的尝试（逐字）：以前第一条叫人「比值也要开方」（代码已经开了方），第二条只说「不对」
     ('括号放错：√(H−1) ÷ H', ['sqrt_numerator_only'], "import math\ndef std_ratio(h):\n    return math.sqrt(h - 1) / h\n"),
     ('运算顺序：(H−1) ÷ √H', ['sqrt_denominator_only'], "import math\ndef std_ratio(h):\n    return (h - 1) / h ** 0.5\n"),
+    # 评审 r42 的尝试（逐字）：以前只重述公式，没说「结果不随 h 变」
+    ('评审 r42：H 写死成 768（不用参数 h）', ['h_ignored'], "import math\ndef std_ratio(h):\n    return math.sqrt(767 / 768)\n"),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -31,6 +33,7 @@ WORDS = {
     '分子分母都多减了 1': ["都多减了 1", "√((H−1)/H)"],
     '括号放错：√(H−1) ÷ H': ["√(H−1) ÷ H", "只有分子开了方", "math.sqrt((h - 1) / h)"],
     '运算顺序：(H−1) ÷ √H': ["(H−1) ÷ √H", "只有分母开了方", "** 比 / 先算", "((h - 1) / h) ** 0.5"],
+    '评审 r42：H 写死成 768（不用参数 h）': ["都是 0.999349", "不随 h 变", "H=768 时的比值", "没有用参数 h"],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

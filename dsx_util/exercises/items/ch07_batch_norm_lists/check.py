@@ -2,7 +2,7 @@
 """练习 ch07-batch-norm-lists 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 
-from ...feedback import checker
+from ...feedback import Stop, checker, message
 from ...list_checks import as_rows, call_or_stop, columns_of, combine, copy_rows, first_difference, flatten, judge, mean_of, norm_steps, quiet, unchanged, var_of
 
 CODES = {
@@ -21,6 +21,11 @@ CODES = {
     "not_shift_invariant": "给每一列加上同一个常数（第 1 列加 3）后，你的输出变了，最大变化 {diff}；应该不变："
                            "减去这一列的均值后，常数会被抵消。",
     "not_scale_invariant": "把每一列乘以 4 后，你的输出变了，最大变化 {diff}；除了 ε 的微小影响，应该不变。",
+    "first_rows_only": "每一列的均值和方差只用了前 {h} 行（前 {h} 个样本），而每一列有 B = {b} 个数："
+                       "取一列时，跑样本的下标要用 range(B)（B = len(x)，行数），你的像是用了 range(H)（H = len(x[0])，列数）。",
+    "rows_cols_swapped": "行数等于列数时（B = H = {h}）你的结果是对的，B = {b}、H = {h} 时{what}：像是把样本数 "
+                         "B = len(x)（行数）和特征数 H = len(x[0])（列数）用反了。每一列有 B 个数，一共 H 列：跑样本用 range(B)，"
+                         "跑特征用 range(H)。",
     "rows_mixed": "只改动第 1 列（第 1 个特征）的输入后，别的特征的输出也变了，最大变化 {diff}：每个特征只能用它自己那一列的统计量。",
 }
 
@@ -46,6 +51,40 @@ _BN_FLAG_CODES = {("axis", "row"): "wrong_axis", ("axis", "all"): "normalized_al
                   ("eps_kind", "missing"): "no_eps", ("eps_kind", "fixed"): "eps_ignored", ("eps_kind", "divided"): "eps_divided", ("sqrt", False): "no_sqrt"}
 
 
+def _same(got, want):
+    """两个二维列表的每个数都相同（相对、绝对误差 1e-6 以内）。"""
+    a, b = flatten(got), flatten(want)
+    return len(a) == len(b) and all(math.isclose(u, v, rel_tol=1e-6, abs_tol=1e-6) for u, v in zip(a, b))
+
+
+def _first_rows(x, eps, mean_by, var_by):
+    """每列的统计量只用了前 H 行（H 是列数）：均值、方差的分母是 "rows"（H）或 "all"（B）。"""
+    h = len(x[0])
+    out = []
+    for c in columns_of(x):
+        part = c[:h]
+        mu = sum(part) / (h if mean_by == "rows" else len(c))
+        var = sum((v - mu) ** 2 for v in part) / (h if var_by == "rows" else len(c))
+        out.append([(v - mu) / math.sqrt(var + eps) for v in c])
+    return columns_of(out)
+
+
+def _dims_swapped(fn, x, eps, got):
+    """B 与 H 用反的写法：行数等于列数时对、B ≠ H 时不对（got 为 None 表示 B ≠ H 时出错了）。不是时返回 []。"""
+    b, h = len(x), len(x[0])
+    if got is not None:
+        for mean_by in ("all", "rows"):
+            for var_by in ("all", "rows"):
+                if _same(got, _first_rows(x, eps, mean_by, var_by)):
+                    return [("first_rows_only", message(CODES, "first_rows_only", h=h, b=b))]
+    square = copy_rows(x[:h])
+    out = quiet(fn, (h, h))(copy_rows(square), eps=eps)
+    if out is None or not _same(out, _bn_model(square, eps)):
+        return []
+    what = "却出错了" if got is None else "却不对"
+    return [("rows_cols_swapped", message(CODES, "rows_cols_swapped", h=h, b=b, what=what))]
+
+
 def _probe(fn, x, eps_kind, eps=0.5):
     """用一个大的 ε 调用学习者的函数，看结果是不是 eps_kind 那种写法；出错时算「不是」。"""
     out = quiet(fn, (len(x), len(x[0])))(copy_rows(x), eps=eps)
@@ -60,7 +99,15 @@ def check_batch_norm_lists(fn):
     for eps in (1e-5, 0.5):
         given = copy_rows(x)
         want = _bn_model(x, eps)
-        got = as_rows(call_or_stop(fn, given, eps=eps), (4, 3), want=want)
+        try:
+            raw = call_or_stop(fn, given, eps=eps)
+        except Stop as stop:
+            # 报错时：行数等于列数时对的话，是 B 与 H 用反了（下标越界），在报错的那一行之后说出来
+            findings = stop.args[0]
+            if [code for code, _ in findings] == ["raised"]:
+                findings = findings + _dims_swapped(fn, x, eps, None)
+            raise Stop(findings) from None
+        got = as_rows(raw, (4, 3), want=want)
         changed = unchanged(x, given, "列表 x")
         flags = {"axis": ["col", "row", "all"], "unbiased": [False, True], "center": [True, False],
                  "eps_kind": ["inside", "outside", "missing"] + (["fixed"] if eps != 1e-5 else []), "sqrt": [True, False]}
@@ -69,6 +116,8 @@ def check_batch_norm_lists(fn):
         found = judge(got, want, variants, CODES, {"eps": eps})
         if found and [c for c, _ in found] == ["no_eps"] and _probe(fn, x, "divided"):
             found = [("eps_divided", CODES["eps_divided"])]   # ε 很小时 ε/B 与没有 ε 分不开：用大的 ε 再试一次
+        if found is None:
+            found = _dims_swapped(fn, x, eps, got) or None
         if found is None:
             def run(rows, gamma, beta):
                 # 批量归一化按列：把“行”探测输入转置成列交给学习者，结果再转回来；γ、β 在这里不适用

@@ -186,6 +186,32 @@ def batch_norm_lists(x, eps=1e-5):
         cols.append([(c - m) / math.sqrt((ss + eps) / len(col)) for c in col])
     return [list(r) for r in zip(*cols)]
 """),
+    # 评审 r42 的尝试（逐字）：以前只说第 3 列的均值、方差不对，没说出每列只取了前 H 个样本
+    ('评审 r42：取一列时用了 range(H)（只取了前 H 行）', ['first_rows_only'], """import math
+def batch_norm_lists(x, eps=1e-5):
+    B, H = len(x), len(x[0])
+    out = [[0.0] * H for _ in range(B)]
+    for j in range(H):
+        col = [x[i][j] for i in range(H)]
+        mu = sum(col) / B
+        var = sum((c - mu) ** 2 for c in col) / B
+        for i in range(B):
+            out[i][j] = (x[i][j] - mu) / math.sqrt(var + eps)
+    return out
+"""),
+    # 同一处 B 与 H 用反，另一种写法：跑特征的循环用了 range(B)，B > H 时下标越界
+    ('跑特征用了 range(B)（下标越界）', ['raised', 'rows_cols_swapped'], """import math
+def batch_norm_lists(x, eps=1e-5):
+    B, H = len(x), len(x[0])
+    out = [[0.0] * H for _ in range(B)]
+    for j in range(B):
+        col = [x[i][j] for i in range(H)]
+        mu = sum(col) / H
+        var = sum((c - mu) ** 2 for c in col) / H
+        for i in range(H):
+            out[i][j] = (x[i][j] - mu) / math.sqrt(var + eps)
+    return out
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -194,6 +220,8 @@ WORDS = {
     '每一行是 tuple（list(zip(*列))）': ['第 1 行是 tuple', 'list(r) for r in zip'],
     '列均值用了整数除法 //': ['你减去的是 0，', '整数除法 //', '（式 (7.1)）'],
     '评审 r41：ε 加到平方和上再除以 B（ε/B）': ['ε/B', '先除以 B'],
+    '评审 r42：取一列时用了 range(H)（只取了前 H 行）': ['只用了前 3 行', 'range(B)', 'range(H)'],
+    '跑特征用了 range(B)（下标越界）': ['第 6 行', 'IndexError', 'B = H = 3', '用反了'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -14,6 +14,10 @@ CODES = {
     "gamma_beta_swapped": "γ 与 β 用反了：γ 乘在 tanh 上，β 加在最后。",
     "gamma_inside": "γ 放进了 tanh 里面（tanh(γ·α·x)）：γ 乘在 tanh 外面，γ·tanh(α·x) + β。",
     "sigmoid_not_tanh": "你用的是 sigmoid 1/(1 + e^(−z))（值在 0 和 1 之间），不是 tanh（值在 −1 和 1 之间）：DyT 取 tanh(α·x)，用 math.tanh。",
+    "tan_not_tanh": "你用的是 tan（正切），不是 tanh（双曲正切）：你的输出等于 γ·tan(α·x) + β。"
+                    "tan 不会把输入压到 ±1 以内；DyT 取 tanh(α·x)，用 math.tanh（多一个 h）。",
+    "tanh_alpha_times_x": "你的输出等于 γ·tanh(α)·x + β：α 单独进了 tanh，x 乘在了 tanh 外面。"
+                          "α·x 要一起放进 tanh：γ·tanh(α·x) + β。",
     "normalized_first": "你先对输入做了标准化（减均值、除以标准差）：DyT 不算任何统计量，直接对每个 xᵢ 取 tanh(α·xᵢ)。",
     "alpha_divides": "像是 tanh(x / α)：α 要乘到输入上，tanh(α·x)，不是除。",
     "alpha_twice": "α 用了两次（tanh(α²·x)）：α 只乘一次，tanh(α·x)。",
@@ -29,7 +33,7 @@ CODES = {
 
 
 def _model(values, alpha, gamma, beta, use_gamma=True, use_beta=True, alpha_kind="inside", beta_inside=False,
-           swapped=False, normalize=False, gamma_inside=False, sigmoid=False, gamma_kind="each", beta_kind="each"):
+           swapped=False, normalize=False, gamma_inside=False, sigmoid=False, tan=False, gamma_kind="each", beta_kind="each"):
     xs = list(values)
     if gamma_kind != "each":   # 所有分量乘同一个数：γ 的平均或 γ[0]
         gamma = [sum(gamma) / len(gamma) if gamma_kind == "mean" else gamma[0]] * len(gamma)
@@ -42,10 +46,13 @@ def _model(values, alpha, gamma, beta, use_gamma=True, use_beta=True, alpha_kind
     g, b = (beta, gamma) if swapped else (gamma, beta)
     out = []
     for v, gi, bi in zip(xs, g, b):
-        a = {"inside": alpha, "divides": 1.0 / alpha, "squared": alpha * alpha, "abs": abs(alpha)}.get(alpha_kind, 1.0)
-        inner = a * v * (gi if gamma_inside and use_gamma else 1.0) + (bi if beta_inside and use_beta else 0.0)
-        squash = 1.0 / (1.0 + math.exp(-inner)) if sigmoid else math.tanh(inner)
-        t = squash * (alpha if alpha_kind == "outside" else 1.0)
+        a = {"inside": alpha, "divides": 1.0 / alpha, "squared": alpha * alpha, "abs": abs(alpha),
+             "alone": alpha}.get(alpha_kind, 1.0)
+        # alpha_kind="alone"：tanh(α)·x，α 单独进了 tanh，x 乘在外面
+        x_in = 1.0 if alpha_kind == "alone" else v
+        inner = a * x_in * (gi if gamma_inside and use_gamma else 1.0) + (bi if beta_inside and use_beta else 0.0)
+        squash = 1.0 / (1.0 + math.exp(-inner)) if sigmoid else (math.tan(inner) if tan else math.tanh(inner))
+        t = squash * {"outside": alpha, "alone": v}.get(alpha_kind, 1.0)
         out.append((gi if use_gamma and not gamma_inside else 1.0) * t + (bi if use_beta and not beta_inside else 0.0))
     return out
 
@@ -53,7 +60,8 @@ def _model(values, alpha, gamma, beta, use_gamma=True, use_beta=True, alpha_kind
 _FLAG_CODES = {("use_gamma", False): "no_gamma", ("use_beta", False): "no_beta", ("alpha_kind", "outside"): "alpha_outside",
                ("alpha_kind", "one"): "no_alpha", ("beta_inside", True): "beta_inside", ("swapped", True): "gamma_beta_swapped",
                ("normalize", True): "normalized_first", ("gamma_inside", True): "gamma_inside",
-               ("sigmoid", True): "sigmoid_not_tanh", ("alpha_kind", "divides"): "alpha_divides",
+               ("sigmoid", True): "sigmoid_not_tanh", ("tan", True): "tan_not_tanh",
+               ("alpha_kind", "alone"): "tanh_alpha_times_x", ("alpha_kind", "divides"): "alpha_divides",
                ("alpha_kind", "squared"): "alpha_twice", ("alpha_kind", "abs"): "alpha_abs", ("gamma_kind", "mean"): "gamma_mean_for_all",
                ("gamma_kind", "first"): "gamma_first_for_all", ("beta_kind", "first"): "beta_first_for_all"}
 
@@ -101,10 +109,10 @@ def check_dyt_list(fn):
         changed = unchanged((values, gamma, beta), given, "列表（values、gamma 或 beta）")
         want = _model(values, alpha, gamma, beta)
         flags = {"use_gamma": [True, False], "use_beta": [True, False],
-                 "alpha_kind": ["inside", "outside", "one", "divides", "squared"] + (["abs"] if alpha < 0 else []), "gamma_kind": ["each", "mean", "first"],
+                 "alpha_kind": ["inside", "outside", "one", "divides", "squared", "alone"] + (["abs"] if alpha < 0 else []), "gamma_kind": ["each", "mean", "first"],
                  "beta_kind": ["each", "first"],
                  "beta_inside": [False, True], "swapped": [False, True], "normalize": [False, True],
-                 "gamma_inside": [False, True], "sigmoid": [False, True]}
+                 "gamma_inside": [False, True], "sigmoid": [False, True], "tan": [False, True]}
         variants = combine(flags, {k: v[0] for k, v in flags.items()},
                             lambda **s: _model(values, alpha, gamma, beta, **s), lambda k, v: _FLAG_CODES[(k, v)])
         found = judge(got, want, variants, CODES, {"alpha": fmt_num(alpha)})

@@ -81,6 +81,15 @@ def dyt_list(values, alpha, gamma, beta):
     a = abs(alpha)
     return [g * math.tanh(a * v) + b for v, g, b in zip(values, gamma, beta)]
 """),
+    # 评审 r42 的尝试（逐字）：以前两条都只说「输入 20 的输出应约为 tanh(20) = 1」，没说错在哪一步
+    ('评审 r42：tanh 拼成了 math.tan', ['tan_not_tanh'], """import math
+def dyt_list(values, alpha, gamma, beta):
+    return [g * math.tan(alpha * x) + b for x, g, b in zip(values, gamma, beta)]
+"""),
+    ('评审 r42：tanh(α)·x（α 单独进了 tanh）', ['tanh_alpha_times_x'], """import math
+def dyt_list(values, alpha, gamma, beta):
+    return [g * math.tanh(alpha) * x + b for x, g, b in zip(values, gamma, beta)]
+"""),
 ]
 
 
@@ -92,6 +101,8 @@ WORDS = {
     '所有分量乘 γ[0]': ['逐分量', 'γ[0]'],
     '所有分量都用 γ[0] 和 β[0]': ['γ[0]', 'β[0]', '逐分量'],
     '评审 r41：α 取了绝对值 abs(alpha)': ['|α|', 'α 可以是负数'],
+    '评审 r42：tanh 拼成了 math.tan': ['不是 tanh', 'γ·tan(α·x) + β', 'math.tanh'],
+    '评审 r42：tanh(α)·x（α 单独进了 tanh）': ['γ·tanh(α)·x + β', 'α·x 要一起放进 tanh'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
