@@ -9,6 +9,7 @@ CODES = {
     "wrong_axis": "你对每一行（每个样本）做了归一化，这是层归一化：批量归一化对每一列（每个特征）跨 B 个样本归一化。",
     "normalized_all": "你用整个批量所有元素的均值和方差做了归一化：批量归一化每个特征（每一列）各算各的。",
     "unbiased_var": "你用了无偏方差（除以 B−1）：训练时的批量归一化用有偏方差来归一化。",
+    "var_by_h": "方差除以了特征数 H = len(x[0])（列数）：一列有 B = len(x) 个数，这一列的方差要除以 B。",
     "no_centering": "没有减去均值：归一化后每一列的均值应为 0。",
     "eps_outside_sqrt": "ε 加在了根号外面：ε 先加到方差上，再开平方。",
     "no_eps": "分母里少了 ε：方差为 0 的特征会得到 0/0。",
@@ -85,6 +86,21 @@ def _dims_swapped(fn, x, eps, got):
     return [("rows_cols_swapped", message(CODES, "rows_cols_swapped", h=h, b=b, what=what))]
 
 
+def _var_over_h(fn, eps):
+    """方差除以 H 的写法：4×3 的输入里 H = B − 1，它和无偏方差分不开；用一个 H 既不是 B 也不是 B − 1 的输入再试。"""
+    wide = [[1.0, 10.0, -3.0, 0.0, 7.0], [2.0, 14.0, -1.0, 2.5, 6.0], [4.0, 11.0, 0.5, -1.0, 9.0], [3.5, 20.0, -2.5, 1.0, 4.0]]
+    out = quiet(fn, (len(wide), len(wide[0])))(copy_rows(wide), eps=eps)
+    if out is None:
+        return False
+    h = len(wide[0])
+    want = []
+    for c in columns_of(wide):
+        mu = sum(c) / len(c)
+        var = sum((v - mu) ** 2 for v in c) / h
+        want.append([(v - mu) / math.sqrt(var + eps) for v in c])
+    return _same(out, columns_of(want))
+
+
 def _probe(fn, x, eps_kind, eps=0.5):
     """用一个大的 ε 调用学习者的函数，看结果是不是 eps_kind 那种写法；出错时算「不是」。"""
     out = quiet(fn, (len(x), len(x[0])))(copy_rows(x), eps=eps)
@@ -116,6 +132,8 @@ def check_batch_norm_lists(fn):
         found = judge(got, want, variants, CODES, {"eps": eps})
         if found and [c for c, _ in found] == ["no_eps"] and _probe(fn, x, "divided"):
             found = [("eps_divided", CODES["eps_divided"])]   # ε 很小时 ε/B 与没有 ε 分不开：用大的 ε 再试一次
+        if found and "unbiased_var" in [c for c, _ in found] and _var_over_h(fn, eps):
+            found = [("var_by_h", CODES["var_by_h"]) if c == "unbiased_var" else (c, m) for c, m in found]
         if found is None:
             found = _dims_swapped(fn, x, eps, got) or None
         if found is None:

@@ -212,6 +212,21 @@ def batch_norm_lists(x, eps=1e-5):
             out[i][j] = (x[i][j] - mu) / math.sqrt(var + eps)
     return out
 """),
+    # 评审 r43 的尝试（逐字）：4×3 的输入里 H = B − 1，以前被说成「无偏方差（除以 B−1）」，代码里并没有 B−1
+    ('评审 r43：均值除以 B，方差除以 H', ['var_by_h'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    B, H = len(x), len(x[0])
+    out = [[0.0] * H for _ in range(B)]
+    for j in range(H):
+        col = [x[i][j] for i in range(B)]
+        mu = sum(col) / B
+        var = sum((c - mu) ** 2 for c in col) / H
+        for i in range(B):
+            out[i][j] = (x[i][j] - mu) / math.sqrt(var + eps)
+    return out
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -222,6 +237,7 @@ WORDS = {
     '评审 r41：ε 加到平方和上再除以 B（ε/B）': ['ε/B', '先除以 B'],
     '评审 r42：取一列时用了 range(H)（只取了前 H 行）': ['只用了前 3 行', 'range(B)', 'range(H)'],
     '跑特征用了 range(B)（下标越界）': ['第 6 行', 'IndexError', 'B = H = 3', '用反了'],
+    '评审 r43：均值除以 B，方差除以 H': ['除以了特征数 H', '要除以 B'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
