@@ -99,7 +99,7 @@ if done is None:
           f"（Windows、macOS、Linux 相同）：\\n1. 下载 {WHEEL_URL}（网页版首页有链接，笔记本压缩包 dsx-notebooks.zip 里也有）；\\n"
           f"2. 把它放在本笔记本旁边再运行这一格（它会替你安装），或在终端里（激活同一个虚拟环境）运行\\n"
           f"   pip install ./{WHEEL} -i __MIRROR__\\n   然后重新运行这一格。"
-          + ("\\n出现 Retrying … NewConnectionError 或 No matching distribution found 时，多半是镜像连不上："
+          + ("\\n出现 Retrying … NewConnectionError 时是连不上镜像，出现 No matching distribution found 时是连不上镜像或镜像里没有这个包："
              "把 -i 后的地址换成 __SECOND_MIRROR__ 再试，或检查网络与代理。" if errors else ""))
 else:
     # 逐个报告依赖，并且在这个内核里真的导入一次：只有安装信息（空目录、残留的 dist-info）或刚装进正在运行的内核、
@@ -131,9 +131,10 @@ else:
                   + "\\n刚装进正在运行的内核的包（这一格刚装的，或你在终端里装的），要重启内核（Kernel → Restart Kernel）才导入得了："
                   "请重启内核，再运行这一格。重启后仍导入不了，说明安装不完整（例如只剩安装信息或一个空目录），"
                   f"请在终端里（激活同一个虚拟环境）重装：pip install --force-reinstall --no-deps {again} -i __MIRROR__{torch_cpu}")
-        if missing:
-            print(f"请在终端里（激活同一个虚拟环境）运行：pip install {' '.join(missing)} -i __MIRROR__{torch_cpu}")
-        print("出现 Retrying … NewConnectionError 或 No matching distribution found 时，多半是镜像连不上："
+        if missing:   # 字体也缺时一起装（pip 的报错可能正是关于它的）
+            fix = missing + ([font] if have.get(font) is None else [])
+            print(f"请在终端里（激活同一个虚拟环境）运行：pip install {' '.join(fix)} -i __MIRROR__{torch_cpu}")
+        print("出现 Retrying … NewConnectionError 时是连不上镜像，出现 No matching distribution found 时是连不上镜像或镜像里没有这个包："
               "把 -i 后的地址换成 __SECOND_MIRROR__ 再试，或检查网络与代理。"
               "\\n装好后重新运行这一格（一般不必重启内核：它会在这个内核里逐个导入检查，导入不了时会告诉你）。")
     else:

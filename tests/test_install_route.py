@@ -47,6 +47,7 @@ def test_trouble_note_says_what_to_do_when_the_block_fails():
     Debian、Ubuntu：python3 与 python3-venv。「整块复制」只对 macOS、Linux 说。"""
     note = "".join(install.trouble_note())
     assert "NewConnectionError" in note and "No matching distribution found" in note
+    assert "多半是镜像连不上" not in note and "镜像里没有这个包" in note   # r43：镜像连得上、只是缺这个包时也会这样报
     assert f"pip config --site set global.index-url {install.PYPI_MIRROR_2}" in note and install.PYPI_MIRROR_2 != install.PYPI_MIRROR
     assert re.match(r"https://[a-z.]+\.(edu\.cn|aliyun\.com)/", install.PYPI_MIRROR_2)
     assert "逐行运行" in note and ".venv\\Scripts\\activate" in note and "Activate.ps1" in note
@@ -136,6 +137,18 @@ def test_block_writes_the_mirror_into_the_venv(tmp_path):
     assert not [p for p in home.rglob("*") if p.is_file()], "pip config 写进了用户的设置"
     assert f"index-url = {install.PYPI_MIRROR}" in (env_dir / "pip.conf").read_text(encoding="utf-8")
     assert f"global.index-url='{install.PYPI_MIRROR}'" in pip("pip config list").stdout   # 虚拟环境里的 pip 用它
+    # 评审 r43：环境变量 PIP_INDEX_URL 优先于 pip config；「装不上时」说的认法（pip config list 里的 :env:.index-url）与撤销都成立
+    note = install.trouble_note()[0]
+    assert "`unset PIP_INDEX_URL`" in note and "`:env:.index-url=…`" in note
+    dead = "http://127.0.0.1:9/simple"
+    env["PIP_INDEX_URL"] = dead
+    assert f":env:.index-url='{dead}'" in pip("pip config list").stdout
+    used = subprocess.run(shlex.split("pip download --no-deps -d dl --retries 0 --timeout 2 dsx-no-such-package"),
+                          env=env, cwd=tmp_path, capture_output=True, text=True)
+    looked = re.search(r"Looking in indexes: ([^,\s]+)", used.stdout)
+    assert looked and looked.group(1) == dead, used.stdout   # pip 真的用环境变量的地址，不用 pip.conf 里的镜像
+    del env["PIP_INDEX_URL"]   # unset PIP_INDEX_URL
+    assert ":env:.index-url" not in pip("pip config list").stdout
     pip(re.search(r"# 撤销：(.+)", block).group(1))
     assert "index-url" not in (env_dir / "pip.conf").read_text(encoding="utf-8")
     assert install.PYPI_MIRROR not in pip("pip config list").stdout
