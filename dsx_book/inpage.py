@@ -92,8 +92,9 @@ def _torch_note(ex, docname):
     return (f'<div class="dsx-check dsx-check-elsewhere" data-state="elsewhere" data-exercise="{html.escape(ex.id)}" '
             'style="border-left:4px solid var(--pst-color-border,#bbb);padding:2px 8px;margin:4px 0;'
             'color:var(--pst-color-text-muted,#57606a)">'
-            '○ 这道练习要用 PyTorch，不能在网页里运行。请在 Colab（页面顶部的火箭按钮）、本地的 Jupyter，'
-            f'或下载的压缩包里打开<a href="{html.escape(link)}" download>本章的读者版笔记本（{html.escape(chapter)}.ipynb）</a>，'
+            '○ 这道练习要用 PyTorch，不能在网页里运行。请在本地的 Jupyter 里打开'
+            f'<a href="{html.escape(link)}" download>本章的读者版笔记本（{html.escape(chapter)}.ipynb）</a>'
+            '（笔记本压缩包里也有，首页「怎样阅读」下载；能打开 Colab 时也可以用页面顶部的火箭按钮），'
             '把模板换成你的实现后运行它下面的检查单元格。</div>')
 
 
