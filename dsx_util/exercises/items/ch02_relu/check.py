@@ -15,6 +15,10 @@ CODES = {
                      "ReLU 的分界点是 0：再小的正数也原样通过，v > 0 时输出 v。",
     "negatives_dropped": "输出只有 {actual} 个数，应有 {expected} 个：你的输出正好是输入里{kept}，{dropped}被删掉了。"
                          "ReLU 不删数：负数变成 0.0、留在原来的位置，输出和输入一样长。",
+    "return_in_loop": "输出应有 {expected} 个数，你的只有 1 个，正是第 1 个输入 {value} 的结果：像是 return 缩进到了 for 循环里面，"
+                      "循环第一轮就返回了。return 要与 for 对齐，写在循环之后。",
+    "length_hard_coded": "{before} 个数的输入是对的，换成 {expected} 个数的输入，你的输出却有 {actual} 个：像是把个数 {before} 写死了"
+                         "（例如 range({before}) 或 [0.0] * {before}）。有几个数用 len(values) 得到，或者直接 for v in values。",
     "order_changed": "输出里的数都对，顺序却变了（第 {index} 个应为 {want}，你的是 {got}）：第 i 个输出对应第 i 个输入，"
                      "不要排序或重排。",
 }
@@ -24,6 +28,7 @@ CODES = {
 def check_relu(fn):
     """检查 relu_list(values)：纯 Python 实现的 ReLU，输入浮点数列表，返回新列表。"""
     # 第三组有很小的正数：v > 0.01、v > 1e-6 这类正的门槛在这里会把它变成 0
+    sizes = []   # 已经检查通过的输入的个数：输出的个数正好是其中之一时，像是写死了
     for data in ([-2.5, -1.0, 0.0, 0.5, 3.0], [1.25, -0.25, 7.0], [0.001, -0.001, 1e-12, 2.0]):
         given = list(data)
         out = call_or_stop(fn, given)
@@ -36,6 +41,12 @@ def check_relu(fn):
                 if out == filtered:
                     return [("negatives_dropped", message(CODES, "negatives_dropped", actual=len(out), expected=len(data),
                                                           kept=kept, dropped=dropped))]
+            first = data[0] if data[0] > 0 else 0.0
+            if len(out) == 1 < len(data) and isinstance(out[0], (int, float)) and out[0] == first:
+                return [("return_in_loop", message(CODES, "return_in_loop", expected=len(data), value=data[0]))]
+            if len(out) in sizes:
+                return [("length_hard_coded", message(CODES, "length_hard_coded", before=len(out), expected=len(data),
+                                                      actual=len(out)))]
             return [("wrong_length", message(None, "wrong_length", what="输出", expected=len(data), actual=len(out)))]
         want = [v if v > 0 else 0.0 for v in data]
         vals = []
@@ -84,4 +95,5 @@ def check_relu(fn):
                 return [("returns_int", message(CODES, "returns_int", value=v, actual=y))]
         if given != data:
             return [("modified_input", message(None, "modified_input", what="列表", new="一个列表"))]
+        sizes.append(len(data))
     return []

@@ -59,12 +59,28 @@ NOVEL = [
     ('评审 r42：把负数过滤掉了（长度变短）', ['negatives_dropped'], """def relu_list(values):
     return [v for v in values if v > 0]
 """),
+    # 评审 r44 的尝试（逐字）：以前只说「输出应有 5 个数，实际有 1 个」
+    ('评审 r44：return 缩进到了 for 循环里', ['return_in_loop'], """def relu_list(values):
+    out = []
+    for v in values:
+        out.append(v if v > 0 else 0.0)
+        return out
+"""),
+    # 评审 r44 的审计：检查用的输入以前都一样大，写死了大小的代码得到 ✓
+    ('个数写死成 5（[0.0] * 5）', ['length_hard_coded'], """def relu_list(values):
+    out = [0.0] * 5
+    for i in range(len(values)):
+        out[i] = max(0.0, values[i])
+    return out
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
 WORDS = {
     '评审 r41：门槛 v > 0.01 而不是 0': ['分界点是 0', '0.001'],
     '评审 r42：把负数过滤掉了（长度变短）': ['只有 2 个数', '应有 5 个', '大于 0 的数', '负数和 0.0 都被删掉了', '变成 0.0'],
+    '评审 r44：return 缩进到了 for 循环里': ['只有 1 个', 'return 缩进到了 for 循环里面', '写在循环之后'],
+    '个数写死成 5（[0.0] * 5）': ['5 个数的输入是对的', '写死', 'len(values)'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -2,8 +2,8 @@
 """练习 ch04-layer-norm-rows 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 
-from ...feedback import checker
-from ...list_checks import as_rows, call_or_stop, columns_of, combine, copy_rows, first_difference, judge, mean_of, norm_steps, quiet, unchanged, var_of
+from ...feedback import Stop, checker, fmt_pair, message
+from ...list_checks import as_rows, call_or_stop, columns_of, combine, copy_rows, first_difference, flatten, judge, mean_of, norm_steps, quiet, unchanged, var_of
 
 CODES = {
     "unbiased_var": "你用了无偏方差（除以 H−1）：式 (4.2) 的方差是有偏估计，除以 H。",
@@ -34,6 +34,11 @@ CODES = {
     "beta_not_featurewise": "γ 不变、把 β 设成各不相同的值后，第 {pos} 个特征的输出应整体加上 β[{j}] = {want}，你的加了 {got}"
                             "{hint}（式 (4.4)：y = γ ⊙ x̂ + β）。",
     "rows_mixed": "只改动第 1 行的输入后，别的行的输出也变了，最大变化 {diff}：每一行只能用它自己的均值和方差。",
+    # 换一种大小的输入（_sizes）
+    "h_hard_coded": "每行 H = 4 个数的输入都对，换成每行 H = 6 个数的输入{what}：{how}。"
+                    "每行有几个数要用 len(row) 得到，不要写死。",
+    "rows_hard_coded": "3 行的输入都对，换成 5 行的输入{what}：像是把行数 3 写死了（例如 range(3)）。"
+                       "有几行就处理几行：for row in rows。",
 }
 
 
@@ -53,6 +58,61 @@ def _ln_model(rows, gamma, beta, eps, unbiased=False, eps_kind="inside", center=
              "swapped": [b * v + g for v, g, b in zip(r, gamma, beta)],
              "shift_first": [(v + b) * g for v, g, b in zip(r, gamma, beta)],
              "first_only": [gamma[0] * v + beta[0] for v in r]}[affine] for r in xh]
+
+
+# 检查用的输入都是 3 行、每行 H = 4 个数：再用每行 6 个数、5 行的输入各算一次，写死了 4 或 3 的代码在这里不对
+_WIDE = [[1.0, 2.0, 4.0, 7.0, -3.0, 0.5], [0.5, -1.5, 2.5, 0.0, 6.0, 1.0], [3.0, -2.0, 1.0, 5.0, 2.0, -4.0]]
+_TALL = [[1.0, 2.0, 4.0, 7.0], [0.5, -1.5, 2.5, 0.0], [3.0, 3.5, 2.0, 3.0], [-1.0, 0.0, 2.0, 5.0], [2.0, 8.0, -4.0, 1.0]]
+
+
+def _close(got, want):
+    """两个二维列表的每个数都相同（相对、绝对误差 1e-6 以内）。"""
+    a, b = flatten(got), flatten(want)
+    return len(a) == len(b) and all(math.isclose(u, v, rel_tol=1e-6, abs_tol=1e-6) for u, v in zip(a, b))
+
+
+def _fixed_n(rows, gamma, beta, eps, mean_n, var_n):
+    """均值除以 mean_n、方差除以 var_n（None：除以这一行的个数）的层归一化：写死了 H 的写法。"""
+    out = []
+    for row in rows:
+        mu = sum(row) / (mean_n or len(row))
+        var = sum((v - mu) ** 2 for v in row) / (var_n or len(row))
+        out.append([g * (v - mu) / math.sqrt(var + eps) + b for v, g, b in zip(row, gamma, beta)])
+    return out
+
+
+def _sizes(fn, eps=1e-5):
+    """换成每行 6 个数、换成 5 行的输入再检查一次；不对时一条 h_hard_coded 或 rows_hard_coded（说出写死的是哪个数）。"""
+    for rows, code in ((_WIDE, "h_hard_coded"), (_TALL, "rows_hard_coded")):
+        h = len(rows[0])
+        gamma, beta = [0.5 + 0.25 * j for j in range(h)], [0.5 - 0.25 * j for j in range(h)]
+        want = _ln_model(rows, gamma, beta, eps)
+        how = "像是把 H = 4 写死了（例如 / 4 或 range(4)）"
+        try:
+            value = call_or_stop(fn, copy_rows(rows), list(gamma), list(beta), eps=eps)
+        except Stop as stop:
+            return [(code, message(CODES, code, what="，你的代码却出错了", how=how))] + stop.args[0]
+        if isinstance(value, list) and len(value) != len(rows):
+            what = f"，你的输出却有 {len(value)} 行"
+        elif isinstance(value, list) and any(isinstance(r, list) and len(r) != h for r in value):
+            what = f"，你的输出第 1 行却有 {len(value[0])} 个数" if len(value[0]) != h else "，你的输出有的行个数不对"
+        else:
+            try:
+                got = as_rows(value, (len(rows), h))
+            except Stop as stop:
+                return stop.args[0]
+            if _close(got, want):
+                continue
+            i = next(k for k, (a, b) in enumerate(zip(flatten(got), flatten(want))) if not math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6))
+            w, g = fmt_pair(flatten(want)[i], flatten(got)[i])
+            what = f"就错了（第 {i // h + 1} 行第 {i % h + 1} 个值应为 {w}，你的是 {g}）"
+            fixed = [(m, v) for m, v in ((4, 4), (4, None), (None, 4))
+                     if _close(got, _fixed_n(rows, gamma, beta, eps, m, v))]
+            if fixed:
+                how = {(4, 4): "均值和方差都除以了 4", (4, None): "均值除以了 4",
+                       (None, 4): "方差除以了 4"}[fixed[0]] + f"，不是这一行的个数 {h}，像是把 H = 4 写死了"
+        return [(code, message(CODES, code, what=what, how=how if code == "h_hard_coded" else ""))]
+    return []
 
 
 _LN_FLAG_CODES = {("unbiased", True): "unbiased_var", ("eps_kind", "outside"): "eps_outside_sqrt",
@@ -86,4 +146,4 @@ def check_layer_norm_rows(fn):
             found = steps or [first_difference(got, want)]
         if found or changed:
             return changed + found
-    return []
+    return _sizes(fn)

@@ -344,6 +344,29 @@ def layer_norm_rows(rows, gamma, beta, eps=1e-5):
         out.append([g * (v - mu) / d + b for v, g, b in zip(row, gamma, beta)])
     return out
 """),
+    # 评审 r44 的尝试（逐字）：以前得到 ✓（检查的输入每行都是 4 个数）
+    ('评审 r44：H 写死成 4（均值、方差都除以 4）', ['h_hard_coded'], """import math
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        mu = sum(row) / 4
+        var = sum((v - mu) ** 2 for v in row) / 4
+        out.append([g * (v - mu) / math.sqrt(var + eps) + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    # 评审 r44 的审计：检查用的输入以前都一样大，写死了大小的代码得到 ✓
+    ('行数写死成 3（range(3)）', ['rows_hard_coded'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for t in range(3):
+        row = rows[t]
+        mu = sum(row) / len(row)
+        var = sum((v - mu) ** 2 for v in row) / len(row)
+        out.append([g * (v - mu) / math.sqrt(var + eps) + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -359,6 +382,8 @@ WORDS = {
     '均值用了整数除法 //': ['整数除法 //', '（式 (4.1)）'],
     '评审 r41：√max(σ², ε) 代替 √(σ² + ε)': ['max(σ², ε)', '√(σ² + ε)', '第 3 行'],
     '评审 r41：ε 加到偏差平方和上再除以 H（ε/H）': ['ε/H', '先除以 H', '第 3 行'],
+    '评审 r44：H 写死成 4（均值、方差都除以 4）': ['H = 6', '均值和方差都除以了 4', '写死', 'len(row)'],
+    '行数写死成 3（range(3)）': ['5 行', '却有 3 行', '写死', 'for row in rows'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

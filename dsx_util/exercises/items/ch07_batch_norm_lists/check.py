@@ -1,8 +1,9 @@
 # 导入：标准库、feedback、list_checks。
 """练习 ch07-batch-norm-lists 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
+import re
 
-from ...feedback import Stop, checker, message
+from ...feedback import Stop, checker, fmt_pair, message
 from ...list_checks import as_rows, call_or_stop, columns_of, combine, copy_rows, first_difference, flatten, judge, mean_of, norm_steps, quiet, unchanged, var_of
 
 CODES = {
@@ -28,7 +29,17 @@ CODES = {
                          "B = len(x)（行数）和特征数 H = len(x[0])（列数）用反了。每一列有 B 个数，一共 H 列：跑样本用 range(B)，"
                          "跑特征用 range(H)。",
     "rows_mixed": "只改动第 1 列（第 1 个特征）的输入后，别的特征的输出也变了，最大变化 {diff}：每个特征只能用它自己那一列的统计量。",
+    "column_not_computed": "你的输出第 {cols} 列{what}，其余各列都对：这一列没有算，像是跑特征的循环少了{rounds}"
+                           "{eg}。H 个特征都要算：range(H)，H = len(x[0])；或者用 zip(*x) 取出每一列。",
+    # 换一种大小的输入（_sizes）
+    "b_hard_coded": "B = 4 行（4 个样本）的输入都对，换成 B = 6 行的输入{what}：{how}。"
+                    "每一列有几个数要用 len(x)（或 len(col)）得到，不要写死。",
+    "h_hard_coded": "H = 3 列的输入都对，换成 H = 5 列（5 个特征）的输入{what}：像是把 H = 3 写死了（例如 range(3)）。"
+                    "特征数用 len(x[0]) 得到，或者用 zip(*x) 取出每一列。",
 }
+
+# norm_steps 的说明引用第 4 章的式 (4.2)、(4.3)；第 7 章没有这两个式子，这道题里去掉引用
+_CH04_EQ = re.compile(r"（式 \(4\.\d\)(、\(4\.\d\))?）")
 
 
 def _bn_model(x, eps, axis="col", unbiased=False, center=True, eps_kind="inside", sqrt=True):
@@ -108,6 +119,73 @@ def _probe(fn, x, eps_kind, eps=0.5):
                                    for a, b in zip(flatten(out), flatten(_bn_model(x, eps, eps_kind=eps_kind))))
 
 
+def _skipped_columns(x, got, want):
+    """有的列不对、其余列都对，不对的列全是同一个数（如初始化的 0.0）或原样是输入：一条 column_not_computed，否则 []。"""
+    cols_got, cols_want, cols_x = columns_of(got), columns_of(want), columns_of(x)
+    bad = [j for j in range(len(cols_want)) if not _same(cols_got[j], cols_want[j])]
+    if not bad or len(bad) == len(cols_want):
+        return []
+    if all(len(set(cols_got[j])) == 1 for j in bad) and len({cols_got[j][0] for j in bad}) == 1:
+        what = f"全是 {cols_got[bad[0]][0]!r}（还是初始化时的值）"
+    elif all(cols_got[j] == cols_x[j] for j in bad):
+        what = "和输入的这一列一样（还是原来的值）"
+    else:
+        return []
+    cols = "、".join(str(j + 1) for j in bad)
+    last = len(cols_want) - 1
+    eg = {(last,): "（例如写成了 range(H − 1)）", (0,): "（例如写成了 range(1, H)）"}.get(tuple(bad), "")
+    rounds = "一轮" if len(bad) == 1 else f" {len(bad)} 轮"
+    return [("column_not_computed", message(CODES, "column_not_computed", cols=cols, what=what, rounds=rounds, eg=eg))]
+
+
+# 检查用的输入都是 4 行 3 列：再用 6 行、5 列的输入各算一次，写死了 4 或 3 的代码在这里不对
+_TALL = [[1.0, 10.0, -3.0], [2.0, 14.0, -1.0], [4.0, 11.0, 0.5], [3.5, 20.0, -2.5], [-1.0, 12.0, 2.0], [6.0, 9.0, -4.0]]
+_WIDE = [[1.0, 10.0, -3.0, 0.0, 7.0], [2.0, 14.0, -1.0, 2.5, 6.0], [4.0, 11.0, 0.5, -1.0, 9.0], [3.5, 20.0, -2.5, 1.0, 4.0]]
+
+
+def _fixed_b(x, eps, mean_n, var_n):
+    """每列的均值除以 mean_n、方差除以 var_n（None：除以这一列的个数 B）：写死了 B 的写法。"""
+    out = []
+    for c in columns_of(x):
+        mu = sum(c) / (mean_n or len(c))
+        var = sum((v - mu) ** 2 for v in c) / (var_n or len(c))
+        out.append([(v - mu) / math.sqrt(var + eps) for v in c])
+    return columns_of(out)
+
+
+def _sizes(fn, eps=1e-5):
+    """换成 6 行、换成 5 列的输入再检查一次；不对时一条 b_hard_coded 或 h_hard_coded（均值、方差除以了 4 时说出来）。"""
+    for x, code in ((_TALL, "b_hard_coded"), (_WIDE, "h_hard_coded")):
+        b, h = len(x), len(x[0])
+        how = "像是把 B = 4 写死了（例如 / 4 或 range(4)）"
+        try:
+            value = call_or_stop(fn, copy_rows(x), eps=eps)
+        except Stop as stop:
+            return [(code, message(CODES, code, what="，你的代码却出错了", how=how))] + stop.args[0]
+        if isinstance(value, list) and len(value) != b:
+            what = f"，你的输出却有 {len(value)} 行"
+        elif isinstance(value, list) and any(isinstance(r, list) and len(r) != h for r in value):
+            what = f"，你的输出第 1 行却有 {len(value[0])} 个数" if len(value[0]) != h else "，你的输出有的行个数不对"
+        else:
+            try:
+                got = as_rows(value, (b, h))
+            except Stop as stop:
+                return stop.args[0]
+            want = _bn_model(x, eps)
+            if _same(got, want):
+                continue
+            i = next(k for k, (u, w) in enumerate(zip(flatten(got), flatten(want)))
+                     if not math.isclose(u, w, rel_tol=1e-6, abs_tol=1e-6))
+            w, g = fmt_pair(flatten(want)[i], flatten(got)[i])
+            what = f"就错了（第 {i // h + 1} 行第 {i % h + 1} 个值应为 {w}，你的是 {g}）"
+            fixed = [(m, v) for m, v in ((4, 4), (4, None), (None, 4)) if _same(got, _fixed_b(x, eps, m, v))]
+            if fixed:
+                how = {(4, 4): "均值和方差都除以了 4", (4, None): "均值除以了 4",
+                       (None, 4): "方差除以了 4"}[fixed[0]] + f"，不是这一列的个数 {b}，像是把 B = 4 写死了"
+        return [(code, message(CODES, code, what=what, how=how))]
+    return []
+
+
 @checker(__name__, CODES)
 def check_batch_norm_lists(fn):
     """检查 batch_norm_lists(x, eps)：x 是 B 行 H 列的嵌套列表，对每一列跨行标准化（不含 γ、β）。"""
@@ -135,7 +213,7 @@ def check_batch_norm_lists(fn):
         if found and "unbiased_var" in [c for c, _ in found] and _var_over_h(fn, eps):
             found = [("var_by_h", CODES["var_by_h"]) if c == "unbiased_var" else (c, m) for c, m in found]
         if found is None:
-            found = _dims_swapped(fn, x, eps, got) or None
+            found = _skipped_columns(x, got, want) or _dims_swapped(fn, x, eps, got) or None
         if found is None:
             def run(rows, gamma, beta):
                 # 批量归一化按列：把“行”探测输入转置成列交给学习者，结果再转回来；γ、β 在这里不适用
@@ -144,6 +222,7 @@ def check_batch_norm_lists(fn):
                 out = quiet(fn, (len(rows[0]), len(rows)))(columns_of(rows), eps=eps)
                 return None if out is None else columns_of(out)
             found = norm_steps(run, 5, eps, CODES, unit="列", mean_eq="式 (7.1)") or [first_difference(got, want)]
+            found = [(c, _CH04_EQ.sub("", m)) for c, m in found]
         if found or changed:
             return changed + found
-    return []
+    return _sizes(fn)

@@ -227,6 +227,44 @@ def batch_norm_lists(x, eps=1e-5):
             out[i][j] = (x[i][j] - mu) / math.sqrt(var + eps)
     return out
 """),
+    # 评审 r44 的尝试（逐字）：以前得到 ✓（检查的输入都是 4 行）
+    ('评审 r44：B 写死成 4（均值、方差都除以 4）', ['b_hard_coded'], """import math
+def batch_norm_lists(x, eps=1e-5):
+    cols = []
+    for col in zip(*x):
+        mu = sum(col) / 4
+        var = sum((v - mu) ** 2 for v in col) / 4
+        cols.append([(v - mu) / math.sqrt(var + eps) for v in col])
+    return [list(r) for r in zip(*cols)]
+"""),
+    # 评审 r44 的尝试（逐字）：以前说第 3 列的方差是 0、要除以 √(σ² + ε)（式 (4.3)）：怪到了写对的除法上
+    ('评审 r44：跑特征用了 range(H - 1)（最后一列没有算）', ['column_not_computed'], """import math
+def batch_norm_lists(x, eps=1e-5):
+    B = len(x)
+    H = len(x[0])
+    out = [[0.0] * H for _ in range(B)]
+    for j in range(H - 1):
+        mu = sum(x[i][j] for i in range(B)) / B
+        var = sum((x[i][j] - mu) ** 2 for i in range(B)) / B
+        for i in range(B):
+            out[i][j] = (x[i][j] - mu) / math.sqrt(var + eps)
+    return out
+"""),
+    # 评审 r44 的审计：检查用的输入以前都一样大，写死了大小的代码得到 ✓
+    ('H 写死成 3（range(3)）', ['h_hard_coded'], """import math
+
+
+def batch_norm_lists(x, eps=1e-5):
+    B = len(x)
+    out = [[0.0] * 3 for _ in range(B)]
+    for j in range(3):
+        col = [x[i][j] for i in range(B)]
+        mu = sum(col) / B
+        var = sum((c - mu) ** 2 for c in col) / B
+        for i in range(B):
+            out[i][j] = (x[i][j] - mu) / math.sqrt(var + eps)
+    return out
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -238,6 +276,9 @@ WORDS = {
     '评审 r42：取一列时用了 range(H)（只取了前 H 行）': ['只用了前 3 行', 'range(B)', 'range(H)'],
     '跑特征用了 range(B)（下标越界）': ['第 6 行', 'IndexError', 'B = H = 3', '用反了'],
     '评审 r43：均值除以 B，方差除以 H': ['除以了特征数 H', '要除以 B'],
+    '评审 r44：B 写死成 4（均值、方差都除以 4）': ['B = 6', '均值和方差都除以了 4', '写死', 'len(x)'],
+    '评审 r44：跑特征用了 range(H - 1)（最后一列没有算）': ['第 3 列全是 0.0', '没有算', 'range(H − 1)', 'range(H)'],
+    'H 写死成 3（range(3)）': ['H = 5', 'H = 3 写死了', 'len(x[0])'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

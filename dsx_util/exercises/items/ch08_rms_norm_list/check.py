@@ -27,6 +27,7 @@ CODES = {
     "constant_added": "γ = 1 时，你的每个输出都多了同一个常数 {c}（除此之外与输入成正比）{hint}。"
                       "均方根归一化只把向量除以同一个数，不加任何常数。",
     "gamma_added": "γ 是加上去的：γ 要乘，yᵢ = γᵢ · xᵢ / √(mean(x²) + ε)。",
+    "h_hard_coded": "H = 4 个数的输入都对，换成 H = 6 个数的输入{what}：{how}。有几个数要用 len(values) 得到，不要写死。",
 }
 
 
@@ -128,6 +129,36 @@ def _probe(fn, gamma, eps_kind, eps=0.25):
                for a, b in zip(got, _rms_model(values, gamma, eps, eps_kind=eps_kind)))
 
 
+def _close(got, want):
+    """两个列表的每个数都相同（相对、绝对误差 1e-6 以内）。"""
+    return len(got) == len(want) and all(math.isclose(u, v, rel_tol=1e-6, abs_tol=1e-6) for u, v in zip(got, want))
+
+
+def _sizes(fn, eps=1e-6):
+    """检查用的输入都是 H = 4 个数：再用 6 个数算一次，写死了 4 的代码（/ 4、range(4)）在这里不对。"""
+    values, gamma = [1.0, -2.0, 3.0, 0.5, -1.5, 2.5], [1.5, 0.5, -1.0, 2.0, 0.75, 1.25]
+    h = len(values)
+    how = "像是把 H = 4 写死了（例如 / 4 或 range(4)）"
+    try:
+        value = call_or_stop(fn, list(values), list(gamma), eps=eps)
+    except Stop as stop:
+        return [("h_hard_coded", message(CODES, "h_hard_coded", what="，你的代码却出错了", how=how))] + stop.args[0]
+    if isinstance(value, list) and len(value) != h:
+        what = f"，你的输出却只有 {len(value)} 个数" if len(value) < h else f"，你的输出却有 {len(value)} 个数"
+    else:
+        got = as_floats(value, h, "输出")
+        want = _rms_model(values, gamma, eps)
+        if _close(got, want):
+            return []
+        i = next(k for k, (a, b) in enumerate(zip(got, want)) if not math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6))
+        w, g = fmt_pair(want[i], got[i])
+        what = f"就错了（第 {i + 1} 个值应为 {w}，你的是 {g}）"
+        ms4 = sum(v * v for v in values) / 4
+        if _close(got, [gi * v / math.sqrt(ms4 + eps) for v, gi in zip(values, gamma)]):
+            how = f"均方除以了 4，不是这组数的个数 {h}，像是把 H = 4 写死了"
+    return [("h_hard_coded", message(CODES, "h_hard_coded", what=what, how=how))]
+
+
 @checker(__name__, CODES)
 def check_rms_norm_list(fn):
     """检查 rms_norm_list(values, gamma, eps)：y_i = γ_i · x_i / sqrt(mean(x²) + ε)。"""
@@ -151,4 +182,4 @@ def check_rms_norm_list(fn):
             found = _rms_steps(fn, eps) or [first_difference(got, want)]
         if found or changed:
             return changed + found
-    return []
+    return _sizes(fn)

@@ -159,6 +159,12 @@ def rms_norm_list(values, gamma, eps=1e-6):
     d = math.sqrt((ss + eps) / len(values))
     return [g * v / d for v, g in zip(values, gamma)]
 """),
+    # 评审 r44 的尝试（逐字）：以前得到 ✓（检查的输入都是 4 个数）
+    ('评审 r44：H 写死成 4（均方除以 4）', ['h_hard_coded'], """import math
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / 4
+    return [g * v / math.sqrt(ms + eps) for v, g in zip(values, gamma)]
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -170,6 +176,7 @@ WORDS = {
     'γ 是加上去的': ['γ 是加上去的', 'γ 要乘'],
     '输出整体加了 0.1': ['同一个常数 0.1'],
     '评审 r41：ε 加到平方和上再除以 H（ε/H）': ['ε/H', '先除以 H', 'ε 放错了位置'],
+    '评审 r44：H 写死成 4（均方除以 4）': ['H = 6', '均方除以了 4', '写死', 'len(values)'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -10,6 +10,11 @@ CODES = {
                    "这是单遍公式 E[x²] − (E[x])² 的相消误差，两个约 10¹⁸ 的数相减丢掉了有效数字。先求均值再求偏差平方（两遍），或用 Welford 算法。",
     "unbiased_var": "你用了无偏方差（除以 H−1）：这里要的是层归一化用的有偏方差（除以 H）。",
     "returned_std": "返回的是标准差（开了平方根），题目要的是方差。",
+    "size_hard_coded": "5 个数的输入都对，换成 {h} 个数的 {values}，你的方差是 {got}（应为 {want}）：{how}，不是这组数的个数 {h}，"
+                       "像是把个数 5 写死了。有几个数用 len(values) 得到，不要写死。",
+    "minus_one": "你的结果正好比方差小 1（{values} 的方差是 {want}，你的是 {got}）：像是写了 / n - 1，"
+                 "Python 先算除法、再减 1，减掉的 1 不在分母里。这里要的是有偏方差，除以 H 就好：/ n，后面不要 - 1"
+                 "（真要除以 n − 1 时得加括号 / (n - 1)，那是无偏方差，这道题不用）。",
     "variance_of_constant_not_zero": "5 个数都是 2.0 时，方差应为 0，你的是 {got}{hint}。",
     "variance_not_shift_invariant": "每个数都加上 100 之后，方差从 {before} 变成了 {after}，应该不变：方差只看各个数离均值有多远。",
     "variance_not_quadratic": "每个数都乘以 3 之后，方差应变为 3² = 9 倍，你的变为 {ratio} 倍{hint}。",
@@ -33,6 +38,20 @@ CODES = {
 # 取整的均值：(写法, 取整的函数, 说明里的说法)
 _ROUNDINGS = (("//", math.floor, "像是用了整数除法 //，它把均值向下取整了"),
               ("round", round, "像是用 round() 把均值四舍五入成了整数"))
+
+
+# 4 个数、均值是整数 4：写死了除以 5 的均值（3.2）在这里与取整的均值（//、round 都得 4）分得开
+_INTEGER_MEAN = [1.0, 2.0, 3.0, 10.0]
+
+
+def _fixed_n(fn, values, mean_n, var_n):
+    """学习者对 values 的结果是不是均值除以 mean_n、方差除以 var_n（None：除以个数）算出的；出错时算「不是」。"""
+    try:
+        got = float(call_or_stop(fn, list(values)))
+    except (Stop, TypeError, ValueError):
+        return False
+    mu = sum(values) / mean_n
+    return math.isclose(got, sum((v - mu) ** 2 for v in values) / (var_n or len(values)), rel_tol=1e-9)
 
 
 def _welford_d_squared(values):
@@ -150,9 +169,15 @@ def check_stable_var(fn):
             continue
         variants = {("unbiased_var",): [var_of(values, unbiased=True)], ("returned_std",): [math.sqrt(want)],
                     ("unbiased_var", "returned_std"): [math.sqrt(var_of(values, unbiased=True))],
+                    ("minus_one",): [want - 1.0],   # / n - 1：先除、再减 1
                     ("welford_update",): [_welford_d_squared(values)],
                     ("shifted_sum_not_divided",): [_shifted_not_divided(values)]}
-        found = judge([got], [want], variants, CODES)
+        fields = {"values": values, "want": fmt_num(want), "got": fmt_num(got), "h": len(values)}
+        if len(values) != 5:   # 前两组都是 5 个数：均值（和方差）写死了除以 5 的写法在这一组露馅
+            for how, mean_n, var_n in (("均值和方差都除以了 5", 5, 5), ("均值除以了 5", 5, None)):
+                if all(_fixed_n(fn, xs, mean_n, var_n) for xs in (values, _INTEGER_MEAN)):
+                    return changed + [("size_hard_coded", message(CODES, "size_hard_coded", how=how, **fields))]
+        found = judge([got], [want], variants, CODES, fields)
         if found is None:
             found = _rounded_mean(values, got) or None
         if found is None and values is big:

@@ -98,6 +98,17 @@ NOVEL = [
     k = values[0]
     return sum((v - k) ** 2 for v in values) / len(values)
 """),
+    # 评审 r44 的尝试（逐字）：以前只说出两个症状（常数的方差是 −1、乘 3 后变为 10.6 倍）
+    ('评审 r44：/ n - 1（少了括号，结果减了 1）', ['minus_one'], """def stable_var(values):
+    n = len(values)
+    mu = sum(values) / n
+    return sum((v - mu) ** 2 for v in values) / n - 1
+"""),
+    # 评审 r44 的审计：检查用的输入以前都一样大，写死了大小的代码得到 ✓
+    ('个数写死成 5（均值、方差都除以 5）', ['size_hard_coded'], """def stable_var(values):
+    mu = sum(values) / 5
+    return sum((v - mu) ** 2 for v in values) / 5
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -114,6 +125,8 @@ WORDS = {
     '把均值和方差一起返回（元组）': ["只返回一个数", "2 个值", "均值和方差一起", "只 return 方差"],
     '用 (最小值 + 最大值) / 2 当均值': ["不是均值", "c 等于均值", "(最小值 + 最大值) / 2"],
     '减去第一个数、少了修正项': ["不是均值", "values[0]", "修正项", "(Σd)²/H"],
+    '评审 r44：/ n - 1（少了括号，结果减了 1）': ['正好比方差小 1', '/ n - 1', '/ (n - 1)', '除以 H'],
+    '个数写死成 5（均值、方差都除以 5）': ['4 个数', '均值和方差都除以了 5', '写死', 'len(values)'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -2,7 +2,7 @@
 """这道练习的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法与写明的要求在 mistakes.py）。"""
 import math
 
-from ...feedback import Stop, checker, fmt_num, message
+from ...feedback import Stop, checker, fmt_num, fmt_pair, message
 from ...list_checks import as_floats, call_or_stop, combine, first_difference, judge, unchanged
 
 CODES = {
@@ -29,6 +29,8 @@ CODES = {
     "not_elementwise": "只改第 1 个输入（{before} → {after}），别的位置的输出也变了（第 {pos} 个变化了 {diff}）："
                        "DyT 逐个分量计算，每个输出只取决于同一位置的输入。",
     "not_saturating": "α = 1、γ = 1、β = 0 时，输入 {x} 的输出应约为 tanh({x}) = {want}，你的是 {got}：tanh 把很大的输入压到 ±1 以内。",
+    "h_hard_coded": "4 个数的输入都对，换成 6 个数的输入{what}：像是把个数 4 写死了（例如 range(4) 或 [0.0] * 4）。"
+                    "有几个数要用 len(values) 得到，或者直接 for v, g, b in zip(values, gamma, beta)。",
 }
 
 
@@ -96,6 +98,32 @@ def _steps(fn):
 
 
 
+def _close(got, want):
+    """两个列表的每个数都相同（相对、绝对误差 1e-6 以内）。"""
+    return len(got) == len(want) and all(math.isclose(u, v, rel_tol=1e-6, abs_tol=1e-6) for u, v in zip(got, want))
+
+
+def _sizes(fn):
+    """检查用的输入都是 4 个数：再用 6 个数算一次，写死了 4 的代码（range(4)）在这里不对。"""
+    values, alpha = [0.5, -1.0, 2.0, -0.25, 1.5, -3.0], 0.8
+    gamma, beta = [1.5, 0.5, -1.0, 2.0, 0.75, 1.25], [0.1, -0.2, 0.3, 0.05, -0.4, 0.6]
+    h = len(values)
+    try:
+        value = call_or_stop(fn, list(values), alpha, list(gamma), list(beta))
+    except Stop as stop:
+        return [("h_hard_coded", message(CODES, "h_hard_coded", what="，你的代码却出错了"))] + stop.args[0]
+    if isinstance(value, list) and len(value) != h:
+        what = f"，你的输出却有 {len(value)} 个数"
+    else:
+        got, want = as_floats(value, h, "输出"), _model(values, alpha, gamma, beta)
+        if _close(got, want):
+            return []
+        i = next(k for k, (a, b) in enumerate(zip(got, want)) if not math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6))
+        w, g = fmt_pair(want[i], got[i])
+        what = f"就错了（第 {i + 1} 个值应为 {w}，你的是 {g}）"
+    return [("h_hard_coded", message(CODES, "h_hard_coded", what=what))]
+
+
 @checker(__name__, CODES)
 def check_dyt_list(fn):
     """检查 dyt_list(values, alpha, gamma, beta)：y_i = γ_i · tanh(α · x_i) + β_i。"""
@@ -120,4 +148,4 @@ def check_dyt_list(fn):
             found = _steps(fn) or [first_difference(got, want)]
         if found or changed:
             return changed + found
-    return []
+    return _sizes(fn)

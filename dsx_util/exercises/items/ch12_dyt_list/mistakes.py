@@ -90,6 +90,13 @@ def dyt_list(values, alpha, gamma, beta):
 def dyt_list(values, alpha, gamma, beta):
     return [g * math.tanh(alpha) * x + b for x, g, b in zip(values, gamma, beta)]
 """),
+    # 评审 r44 的审计：检查用的输入以前都一样大，写死了大小的代码得到 ✓
+    ('个数写死成 4（range(4)）', ['h_hard_coded'], """import math
+
+
+def dyt_list(values, alpha, gamma, beta):
+    return [gamma[i] * math.tanh(alpha * values[i]) + beta[i] for i in range(4)]
+"""),
 ]
 
 
@@ -103,6 +110,7 @@ WORDS = {
     '评审 r41：α 取了绝对值 abs(alpha)': ['|α|', 'α 可以是负数'],
     '评审 r42：tanh 拼成了 math.tan': ['不是 tanh', 'γ·tan(α·x) + β', 'math.tanh'],
     '评审 r42：tanh(α)·x（α 单独进了 tanh）': ['γ·tanh(α)·x + β', 'α·x 要一起放进 tanh'],
+    '个数写死成 4（range(4)）': ['6 个数', '却有 4 个数', '写死', 'len(values)'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -2,7 +2,7 @@
 """练习 ch13-frozen-sigma-norm 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import math
 
-from ...feedback import Stop, checker, fmt_num, message
+from ...feedback import Stop, checker, fmt_num, fmt_pair, message
 from ...list_checks import beta_featurewise, as_rows, call_or_stop, combine, copy_rows, first_difference, flatten, judge, max_abs_of, mean_of, quiet, unchanged, var_of, worst_of
 
 CODES = {
@@ -32,6 +32,10 @@ CODES = {
     "beta_not_featurewise": "γ 不变、再把 β 设成各不相同的值后，第 {pos} 个特征的输出应整体加上 β[{j}] = {want}，"
                             "你的加了 {got}{hint}：β 逐特征相加，加在最后。",
     "rows_mixed": "只改动第 1 个词元（第 1 行）的输入后，别的词元的输出也变了，最大变化 {diff}：每个词元只用它自己那一行的均值。",
+    # 换一种大小的输入（_sizes）
+    "h_hard_coded": "每行 H = 4 个数的输入都对，换成每行 H = 6 个数的输入{what}：{how}。每行有几个数要用 len(row) 得到，不要写死。",
+    "rows_hard_coded": "2 行、3 行的输入都对，换成 5 行（5 个词元）的输入{what}：像是把行数写死了（例如 range(3)）。"
+                       "有几行就处理几行：for row in rows。",
 }
 
 
@@ -129,6 +133,50 @@ def _steps(fn):
     return findings
 
 
+# 检查用的输入每行都是 H = 4 个数、最多 3 行：再用每行 6 个数、5 行的输入各算一次，写死了大小的代码在这里不对
+_WIDE = [[1.0, 2.0, 4.0, 7.0, -3.0, 0.5], [0.5, -1.5, 2.5, 0.0, 6.0, 1.0], [3.0, -2.0, 1.0, 5.0, 2.0, -4.0]]
+_TALL = [[1.0, 2.0, 4.0, 7.0], [0.5, -1.5, 2.5, 0.0], [3.0, 3.5, 2.0, 3.0], [-1.0, 0.0, 2.0, 5.0], [2.0, 8.0, -4.0, 1.0]]
+
+
+def _close(got, want):
+    """两个二维列表的每个数都相同（相对、绝对误差 1e-6 以内）。"""
+    a, b = flatten(got), flatten(want)
+    return len(a) == len(b) and all(math.isclose(u, v, rel_tol=1e-6, abs_tol=1e-6) for u, v in zip(a, b))
+
+
+def _sizes(fn, sigma=2.0):
+    """换成每行 6 个数、换成 5 行的输入再检查一次；不对时一条 h_hard_coded 或 rows_hard_coded（均值除以了 4 时说出来）。"""
+    for rows, code in ((_WIDE, "h_hard_coded"), (_TALL, "rows_hard_coded")):
+        h = len(rows[0])
+        gamma, beta = [0.5 + 0.25 * j for j in range(h)], [0.5 - 0.25 * j for j in range(h)]
+        want = _model(rows, sigma, gamma, beta)
+        how = "像是把 H = 4 写死了（例如 / 4 或 range(4)）"
+        try:
+            value = call_or_stop(fn, copy_rows(rows), sigma, list(gamma), list(beta))
+        except Stop as stop:
+            return [(code, message(CODES, code, what="，你的代码却出错了", how=how))] + stop.args[0]
+        if isinstance(value, list) and len(value) != len(rows):
+            what = f"，你的输出却有 {len(value)} 行"
+        elif isinstance(value, list) and any(isinstance(r, list) and len(r) != h for r in value):
+            what = f"，你的输出第 1 行却有 {len(value[0])} 个数" if len(value[0]) != h else "，你的输出有的行个数不对"
+        else:
+            try:
+                got = as_rows(value, (len(rows), h))
+            except Stop as stop:
+                return stop.args[0]
+            if _close(got, want):
+                continue
+            i = next(k for k, (a, b) in enumerate(zip(flatten(got), flatten(want)))
+                     if not math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6))
+            w, g = fmt_pair(flatten(want)[i], flatten(got)[i])
+            what = f"就错了（第 {i // h + 1} 行第 {i % h + 1} 个值应为 {w}，你的是 {g}）"
+            by_four = [[gi * (v - sum(r) / 4) / sigma + bi for v, gi, bi in zip(r, gamma, beta)] for r in rows]
+            if _close(got, by_four):
+                how = f"均值除以了 4，不是这一行的个数 {h}，像是把 H = 4 写死了"
+        return [(code, message(CODES, code, what=what, how=how))]
+    return []
+
+
 @checker(__name__, CODES)
 def check_frozen_sigma_norm(fn):
     """检查 frozen_sigma_norm(rows, sigma, gamma, beta)：y[t][i] = γᵢ · (x[t][i] − μ_t) / sigma + βᵢ。"""
@@ -163,4 +211,4 @@ def check_frozen_sigma_norm(fn):
             found = (None if near else _steps(fn)) or [first_difference(got, want)]
         if found or changed:
             return changed + found
-    return []
+    return _sizes(fn)

@@ -102,11 +102,29 @@ def frozen_sigma_norm(rows, sigma, gamma, beta):
         out.append([g * (mu - v) / sigma + b for v, g, b in zip(row, gamma, beta)])
     return out
 '''),
+    # 评审 r44 的尝试（逐字）：以前得到 ✓（检查的输入每行都是 4 个数）
+    ('评审 r44：H 写死成 4（均值除以 4）', ['h_hard_coded'], """def frozen_sigma_norm(rows, sigma, gamma, beta):
+    out = []
+    for row in rows:
+        mu = sum(row) / 4
+        out.append([g * (v - mu) / sigma + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
+    # 评审 r44 的审计：检查用的输入以前都一样大，写死了大小的代码得到 ✓
+    ('行数写死成 3（rows[:3]）', ['rows_hard_coded'], """def frozen_sigma_norm(rows, sigma, gamma, beta):
+    out = []
+    for row in rows[:3]:
+        mu = sum(row) / len(row)
+        out.append([g * (v - mu) / sigma + b for v, g, b in zip(row, gamma, beta)])
+    return out
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
 WORDS = {
     "均值减反了：μ − x": ["减反了", "μ_t − x", "x − μ_t"],
+    '评审 r44：H 写死成 4（均值除以 4）': ['H = 6', '均值除以了 4', '写死', 'len(row)'],
+    '行数写死成 3（rows[:3]）': ['5 行', '却有 3 行', '写死', 'for row in rows'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
