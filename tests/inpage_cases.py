@@ -21,7 +21,8 @@ NOVEL = [(ex.id, what, src, codes) for ex in _IN_PAGE for what, codes, src in ge
 # 各练习都适用的通用情形：{错误代码: 代码}；{entry} 换成练习要写的函数名
 GENERIC = {
     "syntax_error": "def {entry}(values:\n    return values\n",
-    "missing_name": "def something_else(values):\n    return values\n",
+    # 评审 r44：没有 def {entry}( 这一行（改了名字、被覆盖）时说出模板里的那一整行（以前是 missing_name）
+    "missing_def": "def something_else(values):\n    return values\n",
     "raised": "def {entry}(*args, **kwargs):\n    return 1 / 0\n",
     "timeout": "def {entry}(*args, **kwargs):\n    while True:\n        pass\n",
 }

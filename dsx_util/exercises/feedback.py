@@ -43,7 +43,9 @@ MESSAGES = {
     # 学习者的代码出错：说明只由 exception_sentence 写成（出错的那一行、中文的原因与改法、Python 的原话），全书一种写法
     "raised": "{error}",
     "timeout": "你的函数运行超过 {limit:g} 秒（可能是死循环），检查已中止。",
-    "syntax_error": "第 {line} 行有语法错误：{error}",
+    # 先说一句中文（与 Python 版本无关），再给 Python 的原话（评审 r44：以前只有英文）
+    "syntax_error": "第 {line} 行有语法错误：Python 读不懂这里的写法（常见的原因：少了逗号、括号或冒号，关键字拼错；"
+                    "也可能错在上一行）。Python 的报错是 SyntaxError：{error}",
     # 网页里最常见的头几种错误（list_checks.run_source 在运行代码之前认出它们，CPython 与 Pyodide 里说法相同）
     "fullwidth_punctuation": "第 {line} 行有中文输入法打出的全角标点 {chars}：Python 只认英文（半角）标点。"
                              "请把输入法切到英文（或把标点设成半角）再输入：{fixes}。",
@@ -61,6 +63,9 @@ MESSAGES = {
     "not_in_page": "网页里的 Python 只有标准库，没有 {name}：第 {line} 行导入了 {name}。这道练习用 Python 自带的功能"
                    "（如 math）就能写，请删掉这一行再检查（在 Jupyter 里可以用 {name}）。",
     "missing_name": "代码里没有找到 {name}：请保留模板里的名字。",
+    # 评审 r44：手机上点错了行，输入覆盖了 def 那一行；随后的函数体「缩进多了」，删空格改不好。只由写明的要求拼出（两处相同）
+    "missing_def": "代码里没有模板里的 `{line}` 这一行（也许在编辑时被覆盖、删掉或改了名字）：把这一行原样放回函数体的"
+                   "上面，函数体的每一行都比它多缩进 4 个空格。",
     "not_list": "应返回一个 Python 列表，实际返回的是 {kind}。",
     "wrong_length": "{what}应有 {expected} 个数，实际有 {actual} 个。",
     "wrong_rows": "输出应有 {expected} 行（每行一个列表），实际有 {actual} 行{hint}。",

@@ -14,9 +14,10 @@ max_abs_of / worst_of / rounded_digits（小算术）。每个检查按三层找
 """
 import itertools
 import math
+import re
 import sys
 
-from .feedback import (MESSAGES, NOT_DONE, RAISED, SPECS, CheckResult, Stop, exception_sentence, exercise_spec, fmt_num,
+from .feedback import (MESSAGES, NOT_DONE, RAISED, REQUIRED, SPECS, CheckResult, Stop, exception_sentence, exercise_spec, fmt_num,
                        fmt_pair, message, run_limited)
 
 TIME_LIMIT = 2.0
@@ -463,6 +464,33 @@ def in_page_python(name):
     return name in sys.stdlib_module_names or name in sys.builtin_module_names
 
 
+def defines(source, entry):
+    """代码里有没有定义 entry 的那一行（def entry(、class entry、entry = ……）：只看文字，语法错误的代码也能看。"""
+    name = re.escape(entry)
+    return re.search(rf"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+{name}\b|^[ \t]*{name}[ \t]*=(?!=)", source, re.M) is not None
+
+
+def head_line(spec, entry):
+    """模板里定义入口的那一行（def std_ratio(h):），由写明的要求 spec 拼出（网页里也有 spec，没有模板文件）。"""
+    if not spec:
+        return f"def {entry}(…):"
+    params = []
+    for name, default in spec.get("params") or []:
+        if default == REQUIRED:
+            params.append(name)
+        else:   # 1e-05 写回模板里的 1e-5
+            text = re.sub(r"e([+-])0+(\d)", r"e\1\2", repr(default)) if isinstance(default, float) else repr(default)
+            params.append(f"{name}={text}")
+    if spec.get("kind") == "class":
+        return f"class {entry}(…):"
+    return f"def {entry}({', '.join(params)}):"
+
+
+def missing_def_finding(spec, entry):
+    """代码里没有定义 entry 的那一行（手机上点错了行、输入覆盖了它，或改了函数名）：(代码, 说明)。"""
+    return ("missing_def", message(None, "missing_def", line=head_line(spec, entry)))
+
+
 # ---------------------------------------------------------------- 网页里用：运行整段代码再检查
 def run_source(source, checker, entry, spec=None):
     """运行学习者写的整段代码 source，再用检查函数 checker（名字）检查其中的 entry；返回 dict。
@@ -476,14 +504,19 @@ def run_source(source, checker, entry, spec=None):
     title = check.exercise
     import linecache   # 登记代码：报错时 feedback.learner_source 能找到出错的那一行和学习者写的名字
     linecache.cache["<你的代码>"] = (len(source), None, source.splitlines(True), "<你的代码>")
+    lost = None if defines(source, entry) else missing_def_finding(exercise_spec(check.exercise_id), entry)
     try:
         code = compile(source, "<你的代码>", "exec")
     except SyntaxError as exc:
         found = syntax_finding(source, exc)
+        if lost:   # def 那一行不见了：随后的缩进、顶层 return 都由它引起，只另说全角标点（那是另一处要改的）
+            found = [lost] + ([found] if found[0] == "fullwidth_punctuation" else [])
+            return CheckResult(title, codes=[c for c, _ in found], messages=[m for _, m in found]).as_dict()
         return CheckResult(title, codes=[found[0]], messages=[found[1]]).as_dict()
     found = import_finding(source, (exercise_spec(check.exercise_id) or {}).get("forbidden") or {})
-    if found:   # 在运行之前：网页里没有 torch、numpy，导入会直接失败；CPython 里同样先说出题目的要求
-        return CheckResult(title, codes=[found[0]], messages=[found[1]]).as_dict()
+    if found or lost:   # 在运行之前：网页里没有 torch、numpy，导入会直接失败；CPython 里同样先说出题目的要求
+        found = [f for f in (lost, found) if f]
+        return CheckResult(title, codes=[c for c, _ in found], messages=[m for _, m in found]).as_dict()
     namespace = {"__name__": "__main__"}
     try:
         exec(code, namespace)

@@ -19,7 +19,17 @@ CODES = {
     "wrong_key": "GPT-2 small 的配置算对了，换一个配置（n_layers={n_layers}）就错了：你的个数像是按 cfg[\"{key}\"]（= {value}）"
                  "算的，层数要读 cfg[\"n_layers\"]。",
     "wrong_count": "层归一化的个数不对（配置 n_layers={n_layers}：你的是 {got}）：数一数每个块里有几个，块外还有几个。",
-    "wrong_params": "参数总数不对（配置 emb_dim={emb_dim}）：每个层归一化有多少个可学习参数？",
+    # 总数正好是「个数 × 另一个数」时，错的才是每个层归一化的参数个数
+    "wrong_params": "参数总数不对（配置 emb_dim={emb_dim}）：你的 {got_params} 相当于 {count} 个层归一化、每个 {per} 个参数。"
+                    "每个层归一化有多少个可学习参数？",
+    # 评审 r44：每个的 2·emb_dim 对了，错在总数怎么合成：说出总数错在哪里，不问每个有多少参数
+    "params_added": "参数总数不对（配置 emb_dim={emb_dim}）：你的是 {got_params} = {count} + {per}，即 个数 + 2 × emb_dim。"
+                    "每个层归一化有 2 × emb_dim = {per} 个参数（这一步对了），{count} 个层归一化一共是 个数 × 2 × emb_dim"
+                    " = {want_params}：要相乘，不是加。",
+    "extra_term": "参数总数比 个数 × 2 × emb_dim = {want_params} {more}（你的是 {got_params}），正好是 cfg[\"{key}\"]："
+                  "层归一化的参数只有每个的 γ 与 β，总数里不该有这一项。",
+    "wrong_total": "参数总数不对（配置 n_layers={n_layers}，emb_dim={emb_dim}）：应是 个数 × 2 × emb_dim = {count} × {per}"
+                   " = {want_params}，你的是 {got_params}，{more}。",
 }
 
 # GPT-2 small 的配置，与 dsx_util.gpt.GPT_CONFIG_124M 相同（网页里没有 torch，不能导入那个模块；
@@ -32,6 +42,25 @@ def _key_used(cfg, count):
     """个数正好是 2·cfg[键] + 1、而这个键不是 n_layers（例如 n_heads）：返回那个键，否则 None。"""
     return next((key for key, v in cfg.items() if key != "n_layers" and isinstance(v, int) and not isinstance(v, bool)
                  and v != cfg["n_layers"] and count == 2 * v + 1), None)
+
+
+def _total_code(cfg, count, params):
+    """个数对了、参数总数错了（每个的参数也不是只有 γ）：错在哪里。(代码, cfg 里的键或 None)。
+
+    总数是「个数 + 2·emb_dim」：用了加法；比应有的多（少）了 cfg 里的某个值：多加（减）了这一项；
+    是个数的整数倍：每个层归一化的参数个数不对（只有这时才问每个有多少参数）；其他：只说总数差了多少。
+    """
+    e = cfg["emb_dim"]
+    want = count * 2 * e
+    if params == count + 2 * e:
+        return "params_added", None
+    key = next((k for k, v in cfg.items() if isinstance(v, int) and not isinstance(v, bool) and v == abs(params - want)),
+               None)
+    if key:
+        return "extra_term", key
+    if params > 0 and params % count == 0:
+        return "wrong_params", None
+    return "wrong_total", None
 
 
 @checker(__name__, CODES)
@@ -90,7 +119,12 @@ def check_count_norms(fn):
         elif params == want_count * e:
             code = "params_missing_shift"
         else:
-            code = "wrong_params"
+            code, key = _total_code(cfg, count, params)
+            diff = params - want_params
+            fields.update(got_params=params, count=count, per=2 * e, want_params=want_params, key=key, diff=abs(diff),
+                          more=f"多了 {diff}" if diff > 0 else f"少了 {-diff}")
+            if code == "wrong_params":
+                fields["per"] = params // count
         return [(code, message(CODES, code, **fields))]
     if listed is not None:
         return [list_not_tuple(listed, "(层归一化的个数, 参数总数)", "个数, 参数总数")]

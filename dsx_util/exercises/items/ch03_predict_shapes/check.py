@@ -13,7 +13,8 @@ CODES = {
     "not_dict": "应返回一个字典：键是表达式字符串，值是形状元组；实际返回的是 {kind}。",
     "missing_key": "字典里缺少表达式 {expr!r}（键要和题目里的表达式一字不差）。",
     "near_key": "字典里没有 {expr!r}，但有一个很像的键 {key!r}：{diff}。键要和题目里的表达式一字不差。",
-    "bad_shape_value": "{expr!r} 的值应是由整数组成的元组，例如 (2, 3)；实际是 {value!r:.40}。",
+    # 不给例子（评审 r44：每行都写「例如 (2, 3)」，读起来像是这个键的答案）
+    "bad_shape_value": "{expr!r} 的值应是由整数组成的元组（和 x.shape 一样用圆括号写）；实际是 {value!r:.40}{hint}。",
     # 写成列表、形状本身对了的值只报一次（五个都是列表时一段话）；用学习者自己的数，不给固定的例子（读起来像答案）
     "shape_as_list": "{which}写成了列表（形状本身对了）：形状要写成整数元组，用圆括号，{fixes}。{rule}（x.shape 也是元组）。",
     "keepdim_dropped": "{expr!r}：keepdim=True 时被归约的维度不会消失，而是留下长度 1。",
@@ -69,22 +70,39 @@ def _int_list(value):
     return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
 
 
-def _near_key(answer, expr):
-    """answer 里与 expr 只差空格、全角字符或一两个字的键，以及差在哪里（一句话）；没有时 (None, None)。"""
-    asked = {q for q, _, _ in SHAPE_QUESTIONS}
-    for key in answer:
-        if not isinstance(key, str) or key in asked:
+def _bare(text):
+    """去掉所有空白（空格、全角空格、Tab）。"""
+    return "".join(text.split())
+
+
+def _near_keys(answer):
+    """{缺少的表达式: (学习者写的很像的键, 差在哪里（一句话）)}。先配「只差空白、全角字符」的键，再配最像的（相似度 ≥ 0.85）；
+    一个键只配给一个表达式（评审 r44：以前三个缺的表达式里有两个配上了同一个不对的键）。"""
+    asked = [q for q, _, _ in SHAPE_QUESTIONS]
+    missing = [q for q in asked if q not in answer]
+    spare = [k for k in answer if isinstance(k, str) and k not in asked]
+    found = {}
+    for expr in missing:   # 第一轮：去掉空白（全角字符换成半角）后一字不差
+        for key in spare:
+            wide = [c for c in dict.fromkeys(key) if c in FULLWIDTH]
+            narrow = "".join(" " if c == "　" else FULLWIDTH.get(c, c) for c in key)
+            if _bare(narrow) != _bare(expr):
+                continue
+            if wide:
+                fixes = "、".join(f"「{c}」改成「{FULLWIDTH[c]}」" for c in wide)
+                found[expr] = key, f"里面有中文输入法打出的全角字符 {''.join(f'「{c}」' for c in wide)}，{fixes}"
+            else:
+                found[expr] = key, "只差空格（例如逗号后面的空格）"
+            spare.remove(key)
+            break
+    for expr in missing:   # 第二轮：剩下的键里最像的那个
+        if expr in found or not spare:
             continue
-        wide = [c for c in dict.fromkeys(key) if c in FULLWIDTH]
-        narrow = "".join(" " if c == "　" else FULLWIDTH.get(c, c) for c in key)
-        if wide and narrow.replace(" ", "") == expr.replace(" ", ""):
-            fixes = "、".join(f"「{c}」改成「{FULLWIDTH[c]}」" for c in wide)
-            return key, f"里面有中文输入法打出的全角字符 {''.join(f'「{c}」' for c in wide)}，{fixes}"
-        if key.replace(" ", "") == expr.replace(" ", ""):
-            return key, "只差空格（例如逗号后面的空格）"
-        if difflib.SequenceMatcher(None, key, expr).ratio() >= 0.85:
-            return key, "两者很像，但不完全相同"
-    return None, None
+        ratio, key = max((difflib.SequenceMatcher(None, key, expr).ratio(), key) for key in spare)
+        if ratio >= 0.85:
+            found[expr] = key, "两者很像，但不完全相同"
+            spare.remove(key)
+    return found
 
 
 @checker(__name__, CODES, each=True)
@@ -94,11 +112,12 @@ def check_predict_shapes(fn):
     if not isinstance(answer, dict):
         return [("not_dict", message(CODES, "not_dict", kind=type(answer).__name__))]
     findings = []
+    near = _near_keys(answer)
     listed_values = []   # 写成列表、形状本身对了的 (表达式, 值)：最后合成一条 shape_as_list
     for expr, dims, keepdim in SHAPE_QUESTIONS:
         truth = true_shape(dims, keepdim)
         if expr not in answer:
-            key, diff = _near_key(answer, expr)
+            key, diff = near.get(expr, (None, None))
             code, fields = ("near_key", {"key": key, "diff": diff}) if key else ("missing_key", {})
         else:
             listed = _int_list(answer[expr])   # 写成了列表：先看形状本身对不对，对了再说要写成元组
@@ -106,6 +125,7 @@ def check_predict_shapes(fn):
             code, fields = None, {"value": answer[expr]}
             if shape is None:
                 code = "bad_shape_value"
+                fields["hint"] = "：这是字符串，去掉引号" if isinstance(answer[expr], str) else ""
             elif shape == truth and listed:
                 listed_values.append((expr, answer[expr]))
             elif shape != truth:

@@ -91,6 +91,16 @@ NOVEL = [
         "x - x.mean(dim=-1, keepdim=True)": (2, 3, 4),
     }
 """),
+    # 评审 r44 的尝试（逐字）：以前后两个缺的键配上了同一个不对的键 'x.mean(dim=-1,keepdim=True)'，说「两者很像」
+    ('评审 r44：三个键里逗号后都少了空格', ['near_key', 'near_key', 'near_key'], """def predict_shapes():
+    return {
+        "x.mean(dim=-1)": (2, 3),
+        "x.mean(dim=-1,keepdim=True)": (2, 3, 1),
+        "x.sum(dim=0)": (3, 4),
+        "x.var(dim=1,keepdim=True)": (2, 1, 4),
+        "x - x.mean(dim=-1,keepdim=True)": (2, 3, 4),
+    }
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -100,6 +110,7 @@ WORDS = {
     '形状写成列表': ['整数元组', '5 个值都写成了列表', '把 [2, 3, 1] 写成 (2, 3, 1)', '圆括号', '元组和列表比较时并不相等'],
     'x.mean(dim=-1) 预测成 (4,)': ["长度为 4 的那一维", "从形状里消失", "有 1 维，应有 2 维"],
     'keepdim 留下的维度写成 0': ["keepdim=True", "长度是 1，不是 0"],
+    '评审 r44：三个键里逗号后都少了空格': ["'x.var(dim=1,keepdim=True)'", "'x - x.mean(dim=-1,keepdim=True)'", '只差空格'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

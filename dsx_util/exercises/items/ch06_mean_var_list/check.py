@@ -6,7 +6,12 @@ from ...feedback import Stop, checker, fmt_num, fmt_pair, message
 from ...list_checks import as_floats, call_or_stop, judge, list_not_tuple, mean_of, unchanged, var_of
 
 CODES = {
-    "not_pair": "应返回 (均值, 方差) 两个数，实际返回的是 {kind}。",
+    # 评审 r44：返回了 (均值, 方差, H) 时以前说「实际返回的是 tuple」（元组正是题目要的）：说出返回了几个值
+    "not_pair": "应返回 (均值, 方差) {detail}。",
+    # 评审 r44：(Σ(x−μ))²：偏差之和总是 0（分不清时也说出方差为 0、而这些数并不都相等）
+    "variance_zero": "unbiased={unbiased} 时的方差应为 {want}，你的是 {got}，而这 {h} 个数并不都相等：像是先把偏差加起来再平方"
+                     " (Σ(x − μ))²（或者没有平方）：偏差 x − μ 之和总是 0（正负抵消）。要先把每个偏差平方，再求和："
+                     "Σ(x − μ)²，例如 sum((v - mu) ** 2 for v in values)。",
     "swapped_order": "均值和方差的位置反了：应返回 (均值, 方差)，你返回的是 (方差, 均值)。两个数本身都对。",
     "wrong_mean": "均值应为 {want}，你的是 {got}{hint}。",
     "unbiased_var": "unbiased=False 时要用有偏方差（除以 H），你除以了 H−1。",
@@ -91,8 +96,11 @@ def check_mean_var_list(fn):
         changed = unchanged(values, given, "列表")
         if changed:
             return changed
-        if not isinstance(out, (tuple, list)) or len(out) != 2:
-            return [("not_pair", message(CODES, "not_pair", kind=type(out).__name__))]
+        if isinstance(out, (tuple, list)) and len(out) != 2:
+            return [("not_pair", message(CODES, "not_pair", detail=f"恰好两个数，你返回了 {len(out)} 个值：{out!r:.80}。"
+                                                                   "只返回均值和方差：return 均值, 方差"))]
+        if not isinstance(out, (tuple, list)):
+            return [("not_pair", message(CODES, "not_pair", detail=f"两个数，实际返回的是 {type(out).__name__}"))]
         if listed is None and isinstance(out, list):
             listed = out
         mean, var = as_floats(list(out), 2, "返回值")
@@ -126,6 +134,9 @@ def check_mean_var_list(fn):
                 variants = {("unbiased_var",): [var_of(values, True)], ("returned_std",): [math.sqrt(want)],
                             ("unbiased_var", "returned_std"): [math.sqrt(var_of(values, True))]}
             found = judge([var], [want], variants, CODES)
+            if found is None and abs(var) <= 1e-9 * want:
+                w, g = fmt_pair(want, var)
+                found = [("variance_zero", message(CODES, "variance_zero", unbiased=unbiased, want=w, got=g, h=len(values)))]
             if found is None:
                 found = [f for f in _mv_steps(fn, unbiased) if f[0] != "wrong_mean"]
                 w, g = fmt_pair(want, var)

@@ -82,6 +82,22 @@ NOVEL = [
     var = ss / (n - 1) if unbiased else ss / n
     return [mean, var]
 """),
+    # 评审 r44 的尝试（逐字）：以前说「实际返回的是 tuple」（题目要的正是元组），没说多了一个值
+    ('评审 r44：返回了 3 个值 (均值, 方差, H)', ['not_pair'], """def mean_var_list(values, unbiased=False):
+    n = len(values)
+    mu = sum(values) / n
+    if unbiased:
+        n -= 1
+    ss = sum((v - mu) ** 2 for v in values)
+    return mu, ss / n, n
+"""),
+    # 评审 r44 的尝试（逐字）：以前只说「方差应为 5.8125，你的是 0」
+    ('评审 r44：先把偏差加起来再平方 (Σ(x−μ))²', ['variance_zero'], """def mean_var_list(values, unbiased=False):
+    n = len(values)
+    mu = sum(values) / n
+    ss = sum((v - mu) for v in values) ** 2
+    return mu, ss / (n - 1 if unbiased else n)
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -91,6 +107,8 @@ WORDS = {
     '少了括号：ss / H - 1': ["unbiased=True", "再减 1", "ss / (H - 1)", "括号"],
     'h = len 少了括号（函数本身参与了除法）': ["函数本身", "加上括号", "len(values)"],
     '返回列表 [均值, 方差]': ["列表 [5.25, 5.8125]", "元组 (均值, 方差)", "return 均值, 方差", "(5.25, 5.8125)"],
+    '评审 r44：返回了 3 个值 (均值, 方差, H)': ['3 个值', '(5.25, 5.8125, 6)', '恰好两个'],
+    '评审 r44：先把偏差加起来再平方 (Σ(x−μ))²': ['先把偏差加起来再平方', '总是 0', '每个偏差'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

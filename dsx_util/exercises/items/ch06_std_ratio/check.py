@@ -20,6 +20,9 @@ CODES = {
                              "只作用在 h 上；给整个比值加上括号：((h - 1) / h) ** 0.5。",
     "h_ignored": "H={hs} 时你的结果都是 {actual:.6g}：结果不随 h 变，像是把 H 写死了{which}，没有用参数 h。"
                  "比值要由 h 算出：√((h − 1) / h)，H 不同，比值就不同。",
+    # 评审 r44：1 − 1/(2H)：接近却不相等，说出它是近似、这里不需要近似
+    "first_order": "H={h} 时你的结果是 {actual:.6g}，正确值是 {want:.6g}：很接近，但不相等。1 − 1/(2H) 是 √((H−1)/H) = "
+                   "√(1 − 1/H) 的一阶近似（H 越大越接近）；这里不需要近似，直接开方：math.sqrt((h - 1) / h)。",
     "wrong_value": "H={h} 时你的结果是 {actual:.6g}，不对：有偏方差除以 H，无偏方差除以 H−1；"
                    "比值只由这两个分母决定，标准差之比是方差之比的平方根。",
 }
@@ -35,6 +38,7 @@ FORMULAS = [
     ("plus_one", lambda h: math.sqrt((h - 1) / (h + 1))), ("plus_one", lambda h: (h - 1) / (h + 1)),
     ("both_minus_one", lambda h: math.sqrt((h - 2) / (h - 1))), ("both_minus_one", lambda h: (h - 2) / (h - 1)),
     ("sqrt_numerator_only", lambda h: math.sqrt(h - 1) / h), ("sqrt_denominator_only", lambda h: (h - 1) / math.sqrt(h)),
+    ("first_order", lambda h: 1 - 1 / (2 * h)),
 ]
 
 
@@ -92,5 +96,5 @@ def check_std_ratio(fn):
         if constant:
             return [("h_ignored", constant)]
         code = code or "wrong_value"
-        return [(code, message(CODES, code, h=h, actual=got, floor=(h - 1) // h))]
+        return [(code, message(CODES, code, h=h, actual=got, want=want, floor=(h - 1) // h))]
     return []

@@ -25,6 +25,33 @@ NOVEL = [
     ('运算顺序：(H−1) ÷ √H', ['sqrt_denominator_only'], "import math\ndef std_ratio(h):\n    return (h - 1) / h ** 0.5\n"),
     # 评审 r42 的尝试（逐字）：以前只重述公式，没说「结果不随 h 变」
     ('评审 r42：H 写死成 768（不用参数 h）', ['h_ignored'], "import math\ndef std_ratio(h):\n    return math.sqrt(767 / 768)\n"),
+    # 评审 r44 的尝试（逐字）：以前只重述公式
+    ('评审 r44：用了一阶近似 1 − 1/(2H)', ['first_order'], """import math
+def std_ratio(h):
+    return 1 - 1 / (2 * h)
+"""),
+    # 评审 r44 在手机上敲的（逐字）：点到了 def 那一行，输入把它覆盖了；以前说「第 5 行的缩进多了……把多出来的空格删掉」
+    ('评审 r44：手机上 def 那一行被覆盖（第 4 行成了 return）', ['missing_def'], '''import math
+
+
+return math.sqrt((h-1)/h)
+    """同一组 h 个数：有偏标准差 / 无偏标准差。"""
+    raise NotImplementedError("请在这里写你的代码")
+'''),
+    ('评审 r44：def 那一行被覆盖，又把 sqrt 打成了 sqr', ['missing_def'], '''import math
+
+
+return math.sqr((h - 1) / h)
+    """同一组 h 个数：有偏标准差 / 无偏标准差。"""
+    raise NotImplementedError("请在这里写你的代码")
+'''),
+    ('评审 r44：def 那一行被覆盖，又打了全角减号', ['missing_def', 'fullwidth_punctuation'], '''import math
+
+
+return math.sqrt((h－1)/h)
+    """同一组 h 个数：有偏标准差 / 无偏标准差。"""
+    raise NotImplementedError("请在这里写你的代码")
+'''),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -34,6 +61,10 @@ WORDS = {
     '括号放错：√(H−1) ÷ H': ["√(H−1) ÷ H", "只有分子开了方", "math.sqrt((h - 1) / h)"],
     '运算顺序：(H−1) ÷ √H': ["(H−1) ÷ √H", "只有分母开了方", "** 比 / 先算", "((h - 1) / h) ** 0.5"],
     '评审 r42：H 写死成 768（不用参数 h）': ["都是 0.999349", "不随 h 变", "H=768 时的比值", "没有用参数 h"],
+    '评审 r44：用了一阶近似 1 − 1/(2H)': ['0.75', '0.707107', '近似', '不需要近似'],
+    '评审 r44：手机上 def 那一行被覆盖（第 4 行成了 return）': ['`def std_ratio(h):`', '覆盖', '放回'],
+    '评审 r44：def 那一行被覆盖，又把 sqrt 打成了 sqr': ['`def std_ratio(h):`', '覆盖', '放回'],
+    '评审 r44：def 那一行被覆盖，又打了全角减号': ['`def std_ratio(h):`', '「－」改成「-」'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
