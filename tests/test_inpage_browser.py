@@ -212,7 +212,7 @@ def test_endless_loop_stops_and_the_page_recovers(chapter_page):
     n = _box_of(page, ex.id)
     _set_code(page, n, ex.solution)
     assert _run(page, n).startswith("✓")                      # Worker 已启动
-    _set_code(page, n, "while True:\n    pass\n")
+    _set_code(page, n, "def layer_norm_rows(rows, gamma, beta, eps=1e-5):\n    while True:\n        pass\n")   # 函数体里的死循环
     start = time.monotonic()
     text = _run(page, n)
     elapsed = time.monotonic() - start

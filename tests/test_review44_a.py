@@ -29,7 +29,7 @@ REVIEW44 = [
      ["H = 6", "均值除以了 4", "写死", "len(row)"]),
     ("ch02-relu", "评审 r44：return 缩进到了 for 循环里", ["return_in_loop"],
      ["只有 1 个", "return 缩进到了 for 循环里面", "写在循环之后"]),
-    ("ch11-stable-var-list", "评审 r44：/ n - 1（少了括号，结果减了 1）", ["minus_one"],
+    ("ch11-stable-var-list", "评审 r44：`/ n - 1`（少了括号，结果减了 1）", ["minus_one"],
      ["正好比方差小 1", "/ n - 1", "/ (n - 1)", "除以 H"]),
 ]
 

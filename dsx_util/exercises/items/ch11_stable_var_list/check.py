@@ -12,9 +12,9 @@ CODES = {
     "returned_std": "返回的是标准差（开了平方根），题目要的是方差。",
     "size_hard_coded": "5 个数的输入都对，换成 {h} 个数的 {values}，你的方差是 {got}（应为 {want}）：{how}，不是这组数的个数 {h}，"
                        "像是把个数 5 写死了。有几个数用 len(values) 得到，不要写死。",
-    "minus_one": "你的结果正好比方差小 1（{values} 的方差是 {want}，你的是 {got}）：像是写了 / n - 1，"
-                 "Python 先算除法、再减 1，减掉的 1 不在分母里。这里要的是有偏方差，除以 H 就好：/ n，后面不要 - 1"
-                 "（真要除以 n − 1 时得加括号 / (n - 1)，那是无偏方差，这道题不用）。",
+    "minus_one": "你的结果正好比方差小 1（{values} 的方差是 {want}，你的是 {got}）：像是写了 `/ n - 1`，"
+                 "Python 先算除法、再减 1，减掉的 1 不在分母里。这里要的是有偏方差，除以 H 就好：`/ n`，后面不要 `- 1`"
+                 "（真要除以 H − 1 时得加括号 `/ (n - 1)`，那是无偏方差，这道题不用）。",
     "variance_of_constant_not_zero": "5 个数都是 2.0 时，方差应为 0，你的是 {got}{hint}。",
     "variance_not_shift_invariant": "每个数都加上 100 之后，方差从 {before} 变成了 {after}，应该不变：方差只看各个数离均值有多远。",
     "variance_not_quadratic": "每个数都乘以 3 之后，方差应变为 3² = 9 倍，你的变为 {ratio} 倍{hint}。",
@@ -169,7 +169,7 @@ def check_stable_var(fn):
             continue
         variants = {("unbiased_var",): [var_of(values, unbiased=True)], ("returned_std",): [math.sqrt(want)],
                     ("unbiased_var", "returned_std"): [math.sqrt(var_of(values, unbiased=True))],
-                    ("minus_one",): [want - 1.0],   # / n - 1：先除、再减 1
+                    ("minus_one",): [want - 1.0],   # `/ n - 1`：先除、再减 1
                     ("welford_update",): [_welford_d_squared(values)],
                     ("shifted_sum_not_divided",): [_shifted_not_divided(values)]}
         fields = {"values": values, "want": fmt_num(want), "got": fmt_num(got), "h": len(values)}
