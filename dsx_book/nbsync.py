@@ -48,6 +48,12 @@ def version(name):
         return None
 
 
+def pip_error(stderr):
+    """pip 的报错里要引用的一行：最后一个 ERROR 行；没有时是最后一行，跳过升级 pip 的 [notice]（它常排在最后）。"""
+    said = [x.strip() for x in (stderr or "").splitlines() if x.strip() and not x.startswith("[notice]")]
+    return ([x for x in said if x.startswith("ERROR")] or said or [None])[-1]
+
+
 def import_error(name):
     """在这个内核里导入发行包 name（如 noto-cjk-sans-otc → noto_cjk_sans_otc）：导入得了返回 None，否则返回原因。"""
     try:
@@ -83,11 +89,11 @@ for label, source in [] if done else SOURCES:
     if runs[0].returncode and not no_torch:   # 依赖从软件包索引装不上（例如断网）时只装 dsx_util 本身，再说出还缺哪些
         runs.append(subprocess.run(pip + ["--no-deps"], capture_output=True, text=True))
         if not runs[-1].returncode:
-            dep_error = ([x.strip() for x in (runs[0].stderr or "").splitlines() if x.strip()] or [None])[-1]
+            dep_error = pip_error(runs[0].stderr)
     if runs[-1].returncode:
         failed.append(label)
-        lines = [x for x in (runs[-1].stderr or "").splitlines() if x.strip()]
-        errors.append(f"{label}没装上（pip：{lines[-1].strip()[:200]}）" if lines else f"{label}没装上。")
+        said = pip_error(runs[-1].stderr)
+        errors.append(f"{label}没装上（pip：{said[:200]}）" if said else f"{label}没装上。")
         continue
     invalidate_caches()
     done = f"装自{label} {source}" + (f"（{'、'.join(failed)}没装上）" if failed else "")

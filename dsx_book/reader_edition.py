@@ -227,6 +227,8 @@ def local_run_notes(app, docnames):
 
 {install.trouble_note()[3]}
 
+{install.trouble_note()[4]}
+
 其他安装来源：dsx_util 发布到 PyPI 之后（镜像同步之后也一样），可以直接 `pip install dsx_util=={version} jupyterlab`；
 能访问 GitHub 时，也可以从仓库的版本标签安装：`pip install "{nbsync.install_spec()}"`。
 

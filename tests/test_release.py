@@ -190,7 +190,11 @@ with open(os.environ["FAKE_PIP_LOG"], "a") as f:
 # FAKE_PIP_DEPS_FAIL：依赖装不上（例如断网），只有加 --no-deps 时才装得上
 ok = source == os.environ.get("FAKE_PIP_OK") and (no_deps or not os.environ.get("FAKE_PIP_DEPS_FAIL"))
 if not ok:
-    sys.stderr.write("ERROR: Could not find a version that satisfies the requirement\\n")
+    # 与真的 pip 一样：两行 ERROR，再是升级 pip 的 [notice]（评审 r45：设置单元格曾把 [notice] 当成报错引用）
+    sys.stderr.write("ERROR: Could not find a version that satisfies the requirement numpy (from versions: none)\\n"
+                     "ERROR: No matching distribution found for numpy\\n\\n"
+                     "[notice] A new release of pip is available: 23.2.1 -> 24.0\\n"
+                     "[notice] To update, run: pip install --upgrade pip\\n")
     sys.exit(1)
 # 装上了：在替身目录（子进程搜索路径的第一项）里写下 dsx_util（与它的依赖，除非 --no-deps）的安装信息和能导入的包，
 # 设置单元格据此报告
@@ -300,7 +304,8 @@ def test_setup_cell_installs_without_dependencies_when_they_cannot_be_reached(tm
 def test_setup_cell_says_why_dependencies_failed_and_names_a_second_mirror(tmp_path):
     """依赖没装上（例如镜像连不上）：引用 pip 的最后一行报错，并说出第二个镜像。"""
     done, _ = run_setup_cell(tmp_path, works=URL, FAKE_PIP_DEPS_FAIL="1")
-    assert "依赖没装上，pip 的报错：ERROR: Could not find a version that satisfies the requirement" in done.stdout
+    assert "依赖没装上，pip 的报错：ERROR: No matching distribution found for numpy\n" in done.stdout, done.stdout
+    assert "[notice]" not in done.stdout and "upgrade pip" not in done.stdout
     assert install.PYPI_MIRROR_2 in done.stdout and install.PYPI_MIRROR_2 != install.PYPI_MIRROR
     done, _ = run_setup_cell(tmp_path / "ok", works=PIN)
     assert "pip 的报错" not in done.stdout
