@@ -7,8 +7,7 @@ import importlib
 
 import pytest
 
-from dsx_util.exercises import list_checks
-from dsx_util.exercises.catalog import get_exercise
+from review_cases import novel as _novel, run_attempt as _run
 
 # (练习 id, NOVEL 里的说明, 应得的代码, 说明里应有的词)
 REVIEW41 = [
@@ -19,16 +18,6 @@ REVIEW41 = [
     ("ch04-layer-norm-rows", "评审 r41：ε 加到偏差平方和上再除以 H（ε/H）", ["eps_divided"], ["ε/H", "先除以 H", "第 3 行"]),
     ("ch08-rms-norm-list", "评审 r41：ε 加到平方和上再除以 H（ε/H）", ["eps_divided"], ["ε/H", "先除以 H", "ε 放错了位置"]),
 ]
-
-
-def _run(ex_id, source):
-    ex = get_exercise(ex_id)
-    return list_checks.run_source(source, ex.checker, ex.entry)
-
-
-def _novel(ex_id):
-    m = importlib.import_module(f"dsx_util.exercises.items.{ex_id.replace('-', '_')}.mistakes")
-    return {what: (codes, src) for what, codes, src in m.NOVEL}
 
 
 @pytest.mark.parametrize("ex_id,what,codes,words", REVIEW41, ids=[f"{r[0]}-{r[2][0]}" for r in REVIEW41])

@@ -3,12 +3,10 @@
 评审的原样代码在各练习 mistakes.py 的 NOVEL 里（说明必须有的词在 WORDS 里，tests/test_review_messages.py 逐条核对）；
 这里核对这几条确实在目录里、得到新的代码，并核对同一种错误的别的写法、以及新诊断不冤枉写对的代码。
 """
-import importlib
 
 import pytest
 
-from dsx_util.exercises import list_checks
-from dsx_util.exercises.catalog import get_exercise
+from review_cases import novel as _novel, run_attempt as _run
 
 # (练习 id, NOVEL 里的说明, 应得的代码, 说明里应有的词)
 REVIEW42 = [
@@ -22,16 +20,6 @@ REVIEW42 = [
     ("ch12-dyt-list", "评审 r42：tanh(α)·x（α 单独进了 tanh）", ["tanh_alpha_times_x"],
      ["γ·tanh(α)·x + β", "α·x 要一起放进 tanh"]),
 ]
-
-
-def _run(ex_id, source):
-    ex = get_exercise(ex_id)
-    return list_checks.run_source(source, ex.checker, ex.entry)
-
-
-def _novel(ex_id):
-    m = importlib.import_module(f"dsx_util.exercises.items.{ex_id.replace('-', '_')}.mistakes")
-    return {what: (codes, src) for what, codes, src in m.NOVEL}
 
 
 @pytest.mark.parametrize("ex_id,what,codes,words", REVIEW42, ids=[f"{r[0]}-{r[2][-1]}" for r in REVIEW42])

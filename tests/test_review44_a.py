@@ -5,13 +5,11 @@
 在 WORDS 里，tests/test_review_messages.py 逐条核对）；这里核对它们得到新的代码，同一种错误的别的写法，以及写对的代码
 （参考答案和另外两种写法）仍然通过、新诊断不冤枉它们。
 """
-import importlib
 from pathlib import Path
 
 import pytest
 
-from dsx_util.exercises import list_checks
-from dsx_util.exercises.catalog import get_exercise
+from review_cases import novel as _novel, run_attempt as _run
 
 ITEMS = Path(__file__).resolve().parents[1] / "dsx_util" / "exercises" / "items"
 
@@ -32,16 +30,6 @@ REVIEW44 = [
     ("ch11-stable-var-list", "评审 r44：`/ n - 1`（少了括号，结果减了 1）", ["minus_one"],
      ["正好比方差小 1", "/ n - 1", "/ (n - 1)", "除以 H"]),
 ]
-
-
-def _run(ex_id, source):
-    ex = get_exercise(ex_id)
-    return list_checks.run_source(source, ex.checker, ex.entry)
-
-
-def _novel(ex_id):
-    m = importlib.import_module(f"dsx_util.exercises.items.{ex_id.replace('-', '_')}.mistakes")
-    return {what: (codes, src) for what, codes, src in m.NOVEL}
 
 
 @pytest.mark.parametrize("ex_id,what,codes,words", REVIEW44, ids=[f"{r[0]}-{r[2][-1]}" for r in REVIEW44])

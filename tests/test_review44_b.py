@@ -10,6 +10,7 @@ import pytest
 
 from dsx_util.exercises import list_checks
 from dsx_util.exercises.catalog import EXERCISES, get_exercise
+from review_cases import novel as _novel, run_attempt as _run
 
 # (练习 id, NOVEL 里的说明, 应得的代码, 说明里应有的词, 说明里不应有的词)
 REVIEW44 = [
@@ -32,16 +33,6 @@ REVIEW44 = [
     ("ch06-std-ratio", "评审 r44：def 那一行被覆盖，又打了全角减号", ["missing_def", "fullwidth_punctuation"],
      ["`def std_ratio(h):`", "「－」改成「-」"], ["缩进多了", "空格删掉"]),
 ]
-
-
-def _run(ex_id, source):
-    ex = get_exercise(ex_id)
-    return list_checks.run_source(source, ex.checker, ex.entry)
-
-
-def _novel(ex_id):
-    m = importlib.import_module(f"dsx_util.exercises.items.{ex_id.replace('-', '_')}.mistakes")
-    return {what: (codes, src) for what, codes, src in m.NOVEL}
 
 
 @pytest.mark.parametrize("ex_id,what,codes,words,absent", REVIEW44, ids=[f"{r[0]}-{i}" for i, r in enumerate(REVIEW44)])
