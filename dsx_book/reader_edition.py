@@ -196,6 +196,7 @@ def local_run_notes(app, docnames):
                         f"{app.env.titles[d].astext()}" for d in docnames)
     if GLOSSARY in app.env.found_docs:
         listing += "\n- `glossary.ipynb`：术语表"
+    trouble = "\n\n".join(install.trouble_note())
     return f"""# 本地运行说明
 
 这里是《{app.config.html_title}》全部章节的笔记本，以及本书的工具包 dsx_util 的安装文件 `{wheel}`。
@@ -219,15 +220,7 @@ def local_run_notes(app, docnames):
 
 {install.torch_note()[1]}
 
-{install.trouble_note()[0]}
-
-{install.trouble_note()[1]}
-
-{install.trouble_note()[2]}
-
-{install.trouble_note()[3]}
-
-{install.trouble_note()[4]}
+{trouble}
 
 其他安装来源：dsx_util 发布到 PyPI 之后（镜像同步之后也一样），可以直接 `pip install dsx_util=={version} jupyterlab`；
 能访问 GitHub 时，也可以从仓库的版本标签安装：`pip install "{nbsync.install_spec()}"`。

@@ -52,6 +52,9 @@ def test_trouble_note_says_what_to_do_when_the_block_fails():
     assert re.match(r"https://[a-z.]+\.(edu\.cn|aliyun\.com)/", install.PYPI_MIRROR_2)
     assert "逐行运行" in note and ".venv\\Scripts\\activate" in note and "Activate.ps1" in note
     assert "python3 -m venv .venv" in note and "python3-venv" in note
+    # r45：离线时 pip 的报错里是字体包的名字，说明要说出它是什么（它确实是 wheel 的依赖，名字取自 pyproject.toml）
+    fonts = re.findall(r'"(noto-[a-z-]+)', (ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert fonts and all(f"`{font}`" in note for font in fonts) and "字体" in note
     for place, text in PLACES.items():
         for sentence in re.findall(r"[^。\n]*整块复制[^。\n]*", text()):
             assert "macOS、Linux" in sentence, (place, sentence)
