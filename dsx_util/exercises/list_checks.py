@@ -8,7 +8,8 @@
 
 check.py 用到的公开工具（都在本文件）：call_or_stop（调用学习者的函数，失败时 Stop）、as_floats / as_rows（读出学习者
 返回的列表）、judge / combine（与典型错误及其两两组合的结果比较）、first_difference（第一个不对的位置）、unchanged
-（没有修改输入）、first_row_only（只返回了一行：return 在循环里）、list_not_tuple / tuple_rule（题目写明元组、写成了列表）、norm_steps / quiet（层归一化一类的逐步诊断）、mean_of / var_of / columns_of / copy_rows / flatten /
+（没有修改输入）、first_row_only / learner_return（只返回了一行：return 在循环里还是取了下标）、
+dropped_brackets（引用学习者少了括号的那一段）、list_not_tuple / tuple_rule（题目写明元组、写成了列表）、norm_steps / quiet（层归一化一类的逐步诊断）、mean_of / var_of / columns_of / copy_rows / flatten /
 max_abs_of / worst_of / rounded_digits（小算术）。每个检查按三层找问题：题目写明的要求（装饰器 feedback.checker 查）、与典型错误比较、
 都不吻合时逐步诊断。学习者的函数每次调用最多运行 TIME_LIMIT 秒（sys.settrace 计时，两处都适用），超时报 timeout。
 """
@@ -64,10 +65,11 @@ def as_floats(value, length, what):
     return out
 
 
-def as_rows(value, shape, what="输出", want=None):
+def as_rows(value, shape, what="输出", want=None, fn=None):
     """二维列表 [[...], ...] -> float 列表的列表，形状 shape=(行数, 列数)。
 
     want：正确的输出（可选）。学习者只返回了一行（一维列表）时，用它说出这一行是第一行还是最后一行的结果。
+    fn：学习者的函数（可选）。只返回了一行时看它的 return 在哪里（learner_return），只在 return 真在循环里时说缩进。
     """
     if not isinstance(value, list):
         raise Stop([("not_list", message(None, "not_list", kind=type(value).__name__))])
@@ -77,11 +79,11 @@ def as_rows(value, shape, what="输出", want=None):
     if (len(value) == shape[1] != shape[0] and shape[0] > 1
             and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
         raise Stop([("wrong_length", message(None, "one_row", expected=shape[0], length=len(value),
-                                             hint=_one_row_hint(value, want)))])
+                                             hint=_one_row_hint(value, want, fn)))])
     if len(value) != shape[0]:
         flat = len(value) == shape[0] * shape[1] and all(not isinstance(v, list) for v in value)
         hint = "：看起来你把所有行拼成了一个扁平的列表，请每行单独成一个列表" if flat else ""
-        hint = first_row_only(len(value), shape[0]) or hint
+        hint = first_row_only(len(value), shape[0], fn) or hint
         raise Stop([("wrong_length", message(None, "wrong_rows", expected=shape[0], actual=len(value), hint=hint))])
     tuples = [i for i, row in enumerate(value) if isinstance(row, tuple)]
     if tuples:
@@ -91,11 +93,94 @@ def as_rows(value, shape, what="输出", want=None):
     return [as_floats(row, shape[1], f"{what}第 {i + 1} 行") for i, row in enumerate(value)]
 
 
-def first_row_only(actual, expected):
-    """外层列表只有 1 行、应有好几行时的半句说明（return 缩进到了循环里）；其他情况 ""。"""
-    if actual == 1 < expected:
-        return "：只处理了第一行（例如 return 缩进到了 for 循环里面，循环第一轮就返回了）"
-    return ""
+def first_row_only(actual, expected, fn=None):
+    """外层列表只有 1 行、应有好几行时的半句说明；其他情况 ""。
+
+    fn：学习者的函数（可选）。看得到源码时按 learner_return 说：return 在循环里、或 return 取了下标（`return rows[:1]`）；
+    看不到时说「例如 return 缩进到了循环里」。
+    """
+    if not actual == 1 < expected:
+        return ""
+    where = learner_return(fn)
+    if where and where[0] == "loop":
+        return "：只处理了第一行：return 缩进到了 for 循环里面，循环第一轮就返回了（return 要与 for 对齐，写在循环之后）"
+    if where and where[0] == "subscript":
+        return f"：你的 `return {where[1]}` 只返回了第一行，要返回整个列表，写 `return {where[2]}`"
+    # 看不到源码，或 return 既不在循环里、也没有取下标：只举例，不断言（与看不到源码时说法相同）
+    return "：只处理了第一行（例如 return 缩进到了 for 循环里面，循环第一轮就返回了）"
+
+
+def function_source(fn):
+    """学习者函数 fn 的 (源码, ast 里它的 def 节点)；看不到源码（内置函数、没有登记的 exec 代码……）时 None。
+
+    Jupyter 里 IPython 登记每个单元格，网页里 run_source 把代码登记为 "<你的代码>"：两处 inspect.getsource 都能用。
+    """
+    import ast
+    import inspect
+    import textwrap
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError, ValueError):
+        return None
+    node = tree.body[0] if tree.body and isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    return (source, node) if node is not None else None
+
+
+def _own_nodes(node, inside_loop=False):
+    """函数 node 自己的语句与表达式（不进嵌套的函数、类）：(子节点, 是否在 for/while 里)。"""
+    import ast
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        yield child, inside_loop
+        yield from _own_nodes(child, inside_loop or isinstance(child, (ast.For, ast.AsyncFor, ast.While)))
+
+
+def learner_return(fn):
+    """学习者的 return 在哪里：("loop",) return 在 for/while 里；("subscript", "out[0]", "out") 顶层的 return 取了下标；
+    ("other",) 都不是；看不到源码时 None（说明里 "other" 与 None 说法相同：只举例，不断言）。"""
+    import ast
+    found = function_source(fn) if fn is not None else None
+    if found is None:
+        return None
+    source, node = found
+    returns = [(n, loop) for n, loop in _own_nodes(node) if isinstance(n, ast.Return)]
+    if any(loop for _, loop in returns):
+        return ("loop",)
+    last = node.body[-1] if node.body else None
+    if isinstance(last, ast.Return) and isinstance(last.value, ast.Subscript):
+        text, base = ast.get_source_segment(source, last.value), ast.get_source_segment(source, last.value.value)
+        if text and base:
+            return ("subscript", text, base)
+    return ("other",)
+
+
+def dropped_brackets(fn, outer, inner, fix, scaled=False):
+    """引用学习者少了括号的那一段：函数里第一处「a outer b inner c」（outer=ast.Sub、inner=ast.Div 即 `x - mu / std`，
+    / 先算）。返回说明用的两个字段 {"said": "你写的 `x - mu / std` ", "fix": "，写成 `(x - mu) / std`"}；
+    fix 是加了括号的写法，可用 {a}、{b}、{c}（scaled=True 时 a 须是 g * x，另有 {g}、{x}）。
+    没有这样的写法或看不到源码时 {"said": "你的代码", "fix": ""}。
+
+    只用来引用：是不是这种错误，由检查器按值判断（算出这种写法在检查输入上的结果来比较），任何拼法都认得出。
+    """
+    import ast
+    found = function_source(fn) if fn is not None else None
+    if found is not None:
+        source, node = found
+        for n, _ in _own_nodes(node):
+            if not (isinstance(n, ast.BinOp) and isinstance(n.op, outer) and isinstance(n.right, ast.BinOp)
+                    and isinstance(n.right.op, inner)):
+                continue
+            parts = {"text": n, "a": n.left, "b": n.right.left, "c": n.right.right}
+            if isinstance(n.left, ast.BinOp) and isinstance(n.left.op, ast.Mult):
+                parts.update(g=n.left.left, x=n.left.right)
+            elif scaled:
+                continue
+            text = {k: ast.get_source_segment(source, v) for k, v in parts.items()}
+            if all(text.values()):
+                return {"said": f"你写的 `{text['text']}` ", "fix": "，写成 `" + fix.format(**text) + "`"}
+    return {"said": "你的代码", "fix": ""}
 
 
 def tuple_rule(values):
@@ -109,14 +194,26 @@ def list_not_tuple(value, stated, names):
                                       fixed=repr(tuple(value)), rule=tuple_rule(value)))
 
 
-def _one_row_hint(row, want):
-    """学习者只返回了一行时：这一行是正确输出的第一行（return 在循环里）还是最后一行（循环之后只处理了最后一行）。"""
-    if want and lists_close(row, want[0]):
-        return "：它正是第 1 行的结果，像是 return 缩进到了 for 循环里面，处理完第一行就返回了（return 要与 for 对齐，写在循环之后）"
-    if want and lists_close(row, want[-1]):
-        return ("：它正是最后一行的结果，像是在循环之后才处理循环变量留下的最后一行：每一行的结果都要 append 到"
-                "一个列表里，循环结束后返回这个列表")
-    return "：每一行的结果各成一个列表，全部放进外层列表后再返回"
+def _one_row_hint(row, want, fn=None):
+    """学习者只返回了一行时：这一行是正确输出的第一行还是最后一行，他的 return 在哪里（learner_return）。
+
+    只在 return 真在 for/while 里时说缩进；顶层的 `return out[0]` 原样引用；看不到源码时两种可能都说。
+    """
+    first = bool(want) and lists_close(row, want[0])
+    last = bool(want) and not first and lists_close(row, want[-1])
+    if not (first or last):
+        return "：每一行的结果各成一个列表，全部放进外层列表后再返回"
+    where = learner_return(fn) if fn is not None else None
+    which = "第 1 行" if first else "最后一行"
+    if where and where[0] == "subscript":
+        return f"：它正是{which}的结果，你的 `return {where[1]}` 只返回了{which}：要返回整个列表，写 `return {where[2]}`"
+    if first and where and where[0] == "loop":
+        return "：它正是第 1 行的结果，return 缩进到了 for 循环里面，处理完第一行就返回了（return 要与 for 对齐，写在循环之后）"
+    if first:
+        return ("：它正是第 1 行的结果：要么 return 缩进到了 for 循环里面、处理完第一行就返回了，要么 return 只取了第一行"
+                "（例如 `return out[0]`）；return 要与 for 对齐、写在循环之后，返回整个列表")
+    return ("：它正是最后一行的结果，像是在循环之后才处理循环变量留下的最后一行：每一行的结果都要 append 到"
+            "一个列表里，循环结束后返回这个列表")
 
 
 def flatten(x):
@@ -125,6 +222,7 @@ def flatten(x):
 
 
 def lists_close(got, want, tol=1e-6):
+    """got 与 want（一维或二维列表）摊平后个数相同、每个数都相同（相对、绝对误差 tol 以内）；want 是 None 时 False。"""
     if want is None:
         return False
     a, b = flatten(got), flatten(want)

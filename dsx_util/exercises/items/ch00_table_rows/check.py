@@ -58,7 +58,7 @@ def check_table_rows(fn):
             return [("not_rows", message(CODES, "not_rows", kind=type(rows).__name__))]
         if len(rows) != len(data):
             return [("wrong_row_count", message(CODES, "wrong_row_count", expected=len(data), actual=len(rows),
-                                                hint=first_row_only(len(rows), len(data))))]
+                                                hint=first_row_only(len(rows), len(data), fn)))]
         for i, (row, (name, values)) in enumerate(zip(rows, data.items()), start=1):
             if isinstance(row, tuple):
                 return [("rows_not_lists", message(None, "rows_not_lists", row=i))]

@@ -1,9 +1,10 @@
 # 导入：标准库、feedback、list_checks。
 """练习 ch04-layer-norm-rows 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+import ast
 import math
 
 from ...feedback import Stop, checker, fmt_pair, message
-from ...list_checks import as_rows, call_or_stop, columns_of, combine, copy_rows, first_difference, flatten, judge, mean_of, norm_steps, quiet, unchanged, var_of
+from ...list_checks import as_rows, call_or_stop, columns_of, combine, copy_rows, dropped_brackets, first_difference, flatten, judge, lists_close, mean_of, norm_steps, quiet, unchanged, var_of
 
 CODES = {
     "unbiased_var": "你用了无偏方差（除以 H−1）：式 (4.2) 的方差是有偏估计，除以 H。",
@@ -22,6 +23,15 @@ CODES = {
     "eps_max": "你用了 √max(σ², ε)（方差比 ε 小时拿 ε 代替）：方差很小的第 3 行差得最多。"
                "式 (4.3) 是把 ε 加到方差上，√(σ² + ε)，不是取两者中大的那个。",
     "eps_twice": "ε 加了两次：根号里加过一次（√(σ² + ε)），根号外面又加了一次。按式 (4.3)，只在根号里加。",
+    # 评审 r45：少了括号（运算顺序），按值认出（_slips），引用学习者写的那一段
+    "bracket_gamma_x": "少了括号：* 和 / 比 − 先算，{said}算的是 γ·x − μ/√(σ² + ε) + β：x 没有减去 μ 就乘了 γ，"
+                       "只有 μ 除以了标准差。式 (4.3)、(4.4) 是 γ·(x − μ)/√(σ² + ε) + β：把 x − μ 括起来{fix}。",
+    "bracket_mu_over_std": "少了括号：/ 比 − 先算，{said}算的是 x − μ/√(σ² + ε)：只有 μ 除以了标准差，x 没有除以它。"
+                           "式 (4.3) 是 (x − μ)/√(σ² + ε)：把 x − μ 括起来{fix}。",
+    "bracket_sqrt_eps": "少了括号：** 比 + 先算，{said}算的是 σ² + √ε：只有 ε 开了方，方差没有开方。"
+                        "式 (4.3) 除以的是 √(σ² + ε)：把 σ² + ε 括起来再开方{fix}。",
+    "bracket_eps_after_div": "少了括号：/ 比 + 先算，ε 没有进分母，而是加在了除法的结果上（γ·(x − μ)/√(σ²) + ε + β）："
+                             "方差很小的第 3 行差得最多。式 (4.3) 除以的是 √(σ² + ε)：ε 加在方差上，再开平方。",
     # 逐步诊断（norm_steps）的说明
     "row_mean_not_zero": "γ = 1、β = 0 时，你的输出第 {row} 行的均值是 {got}，应为 0{hint}",
     "row_variance_not_one": "γ = 1、β = 0 时，你的输出第 {row} 行的方差是 {got}，应为 σ²/(σ² + ε) ≈ {want}{hint}",
@@ -115,6 +125,29 @@ def _sizes(fn, eps=1e-5):
     return []
 
 
+def _slips(fn, got, rows, gamma, beta, eps):
+    """少了括号的几种写法（运算顺序）：按值比较，学习者的结果与其中一种相同时一条说明（引用他写的那一段）；否则 None。
+
+    每种写法在检查输入上都与正确结果不同（第 3 行方差很小，γ、β 各不相同），写对的代码不会被认成它们。
+    """
+    models = {"bracket_gamma_x": [], "bracket_mu_over_std": [], "bracket_sqrt_eps": [], "bracket_eps_after_div": []}
+    for row in rows:
+        mu, var = mean_of(row), var_of(row)
+        std = math.sqrt(var + eps)
+        models["bracket_gamma_x"].append([g * v - mu / std + b for v, g, b in zip(row, gamma, beta)])
+        models["bracket_mu_over_std"].append([g * (v - mu / std) + b for v, g, b in zip(row, gamma, beta)])
+        models["bracket_sqrt_eps"].append([g * (v - mu) / (var + eps ** 0.5) + b for v, g, b in zip(row, gamma, beta)])
+        models["bracket_eps_after_div"].append([g * (v - mu) / math.sqrt(var) + eps + b for v, g, b in zip(row, gamma, beta)])
+    quotes = {"bracket_gamma_x": (ast.Sub, ast.Div, "{g} * ({x} - {b}) / {c}", True),
+              "bracket_mu_over_std": (ast.Sub, ast.Div, "({a} - {b}) / {c}", False),
+              "bracket_sqrt_eps": (ast.Add, ast.Pow, "({a} + {b}) ** {c}", False)}
+    for code, model in models.items():
+        if lists_close(got, model):
+            fields = dropped_brackets(fn, *quotes[code]) if code in quotes else {}
+            return [(code, message(CODES, code, **fields))]
+    return None
+
+
 _LN_FLAG_CODES = {("unbiased", True): "unbiased_var", ("eps_kind", "outside"): "eps_outside_sqrt",
                   ("eps_kind", "missing"): "no_eps", ("eps_kind", "fixed"): "eps_ignored", ("center", False): "no_centering",
                   ("axis", "col"): "wrong_axis", ("affine", "none"): "no_gamma_beta",
@@ -131,7 +164,7 @@ def check_layer_norm_rows(fn):
     for eps in (1e-5, 1e-2):
         given = (copy_rows(rows), list(gamma), list(beta))
         want = _ln_model(rows, gamma, beta, eps)
-        got = as_rows(call_or_stop(fn, *given, eps=eps), (3, 4), want=want)
+        got = as_rows(call_or_stop(fn, *given, eps=eps), (3, 4), want=want, fn=fn)
         changed = unchanged((rows, gamma, beta), given, "列表（rows、gamma 或 beta）", "列表")
         flags = {"unbiased": [False, True],
                  "eps_kind": ["inside", "outside", "missing", "twice", "divided", "max"] + (["fixed"] if eps != 1e-5 else []),
@@ -141,6 +174,8 @@ def check_layer_norm_rows(fn):
         variants = combine(flags, default, lambda **s: _ln_model(rows, gamma, beta, eps, **s),
                             lambda k, v: _LN_FLAG_CODES[(k, v)])
         found = judge(got, want, variants, CODES, {"eps": eps})
+        if found is None:
+            found = _slips(fn, got, rows, gamma, beta, eps)
         if found is None:
             steps = norm_steps(lambda r, g, b: quiet(fn, (3, 4))(r, g, b, eps=eps), 4, eps, CODES)
             found = steps or [first_difference(got, want)]

@@ -367,6 +367,64 @@ def layer_norm_rows(rows, gamma, beta, eps=1e-5):
         out.append([g * (v - mu) / math.sqrt(var + eps) + b for v, g, b in zip(row, gamma, beta)])
     return out
 """),
+    # 评审 r45 的尝试（逐字）：以前第一条说「像是 return 缩进到了 for 循环里面」（return 并不在循环里），
+    # 第二条只得到五条症状（还说「像是没有除以标准差」）
+    ('评审 r45：return out[0]（只返回了第 1 行，return 不在循环里）', ['wrong_length'], """import math
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        H = len(row)
+        mu = sum(row) / H
+        var = sum((x - mu) ** 2 for x in row) / H
+        std = math.sqrt(var + eps)
+        out.append([gamma[i] * (row[i] - mu) / std + beta[i] for i in range(H)])
+    return out[0]
+"""),
+    ('评审 r45：少了括号，γ·x − μ/σ + β', ['bracket_gamma_x'], """import math
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        H = len(row)
+        mu = sum(row) / H
+        var = sum((x - mu) ** 2 for x in row) / H
+        std = math.sqrt(var + eps)
+        out.append([gamma[i] * row[i] - mu / std + beta[i] for i in range(H)])
+    return out
+"""),
+    # 评审 r45 的审计：别的少了括号的写法（以前只得到症状）
+    ('少了括号：γ·(x − μ/σ) + β', ['bracket_mu_over_std'], """import math
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        H = len(row)
+        mu = sum(row) / H
+        var = sum((x - mu) ** 2 for x in row) / H
+        std = math.sqrt(var + eps)
+        out.append([gamma[i] * (row[i] - mu / std) + beta[i] for i in range(H)])
+    return out
+"""),
+    ('少了括号：var + eps ** 0.5（只有 ε 开了方）', ['bracket_sqrt_eps'], """import math
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        H = len(row)
+        mu = sum(row) / H
+        var = sum((x - mu) ** 2 for x in row) / H
+        std = var + eps ** 0.5
+        out.append([gamma[i] * (row[i] - mu) / std + beta[i] for i in range(H)])
+    return out
+"""),
+    ('少了括号：… / math.sqrt(var) + eps（ε 加在了除法之后）', ['bracket_eps_after_div'], """import math
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        H = len(row)
+        mu = sum(row) / H
+        var = sum((x - mu) ** 2 for x in row) / H
+        std = math.sqrt(var + eps)
+        out.append([gamma[i] * (row[i] - mu) / math.sqrt(var) + eps + beta[i] for i in range(H)])
+    return out
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -384,6 +442,11 @@ WORDS = {
     '评审 r41：ε 加到偏差平方和上再除以 H（ε/H）': ['ε/H', '先除以 H', '第 3 行'],
     '评审 r44：H 写死成 4（均值、方差都除以 4）': ['H = 6', '均值和方差都除以了 4', '写死', 'len(row)'],
     '行数写死成 3（range(3)）': ['5 行', '却有 3 行', '写死', 'for row in rows'],
+    '评审 r45：return out[0]（只返回了第 1 行，return 不在循环里）': ['第 1 行的结果', '`return out[0]`', '`return out`'],
+    '评审 r45：少了括号，γ·x − μ/σ + β': ['少了括号', '`gamma[i] * row[i] - mu / std`', '`gamma[i] * (row[i] - mu) / std`'],
+    '少了括号：γ·(x − μ/σ) + β': ['少了括号', '`row[i] - mu / std`', '`(row[i] - mu) / std`'],
+    '少了括号：var + eps ** 0.5（只有 ε 开了方）': ['** 比 + 先算', '`var + eps ** 0.5`', '`(var + eps) ** 0.5`'],
+    '少了括号：… / math.sqrt(var) + eps（ε 加在了除法之后）': ['ε 没有进分母', '√(σ² + ε)'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

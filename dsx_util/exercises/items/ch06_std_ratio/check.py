@@ -1,9 +1,10 @@
 # 导入：标准库、feedback、list_checks。
 """练习 ch06-std-ratio 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+import ast
 import math
 
 from ...feedback import checker, message
-from ...list_checks import call_or_stop, rounded_digits
+from ...list_checks import call_or_stop, dropped_brackets, rounded_digits
 
 CODES = {
     "inverted": "比值倒过来了：有偏估计除以 H，无偏估计除以 H−1，哪一个标准差更小？",
@@ -23,6 +24,9 @@ CODES = {
     # 评审 r44：1 − 1/(2H)：接近却不相等，说出它是近似、这里不需要近似
     "first_order": "H={h} 时你的结果是 {actual:.6g}，正确值是 {want:.6g}：很接近，但不相等。1 − 1/(2H) 是 √((H−1)/H) = "
                    "√(1 − 1/H) 的一阶近似（H 越大越接近）；这里不需要近似，直接开方：math.sqrt((h - 1) / h)。",
+    # 评审 r45：h - 1 / h 少了括号（/ 比 − 先算），引用学习者写的那一段
+    "bracket_h_minus_1": "H={h} 时你的结果是 {actual:.6g}：少了括号，/ 比 − 先算，{said}算的是 H − 1/H，不是 (H−1)/H。"
+                         "把 H − 1 括起来{fix}。",
     "wrong_value": "H={h} 时你的结果是 {actual:.6g}，不对：有偏方差除以 H，无偏方差除以 H−1；"
                    "比值只由这两个分母决定，标准差之比是方差之比的平方根。",
 }
@@ -40,6 +44,10 @@ FORMULAS = [
     ("sqrt_numerator_only", lambda h: math.sqrt(h - 1) / h), ("sqrt_denominator_only", lambda h: (h - 1) / math.sqrt(h)),
     ("first_order", lambda h: 1 - 1 / (2 * h)),
 ]
+
+
+# 少了括号的写法（h - 1 / h），开方或没开方：与学习者的结果在每个 H 上都相同时报这些代码
+SLIPS = [(("bracket_h_minus_1",), lambda h: math.sqrt(h - 1 / h)), (("bracket_h_minus_1", "missing_sqrt"), lambda h: h - 1 / h)]
 
 
 def _value(fn, h):
@@ -63,6 +71,18 @@ def _constant(fn):
         if h >= 2 and math.isclose(got[0], math.sqrt((h - 1) / h), rel_tol=1e-9):
             which = f"（这是 H={h} 时的比值）"
     return message(CODES, "h_ignored", hs="、".join(str(h) for h in HS), actual=got[0], which=which)
+
+
+def _slip(fn, h, got):
+    """学习者的结果在每个 H 上都等于 h - 1 / h 一类的写法（少了括号）时：那些说明；否则 None。"""
+    values = {k: _value(fn, k) for k in HS}
+    if any(v is None for v in values.values()):
+        return None
+    for codes, f in SLIPS:
+        if all(math.isclose(values[k], f(k), rel_tol=1e-6, abs_tol=1e-12) for k in HS):
+            fields = dropped_brackets(fn, ast.Sub, ast.Div, "({a} - {b}) / {c}")
+            return [(codes[0], message(CODES, codes[0], h=h, actual=got, **fields))] + [(c, CODES[c]) for c in codes[1:]]
+    return None
 
 
 def _formula_code(fn):
@@ -91,6 +111,9 @@ def check_std_ratio(fn):
         digits = rounded_digits(value, want)
         if digits:
             return [("rounded", message(CODES, "rounded", h=h, actual=value, want=want, digits=digits))]
+        slip = _slip(fn, h, got)
+        if slip:
+            return slip
         code = _formula_code(fn)   # 先认典型写法：整数除法 (H−1)//H 对每个 H 都是 0，也不随 h 变
         constant = None if code else _constant(fn)
         if constant:

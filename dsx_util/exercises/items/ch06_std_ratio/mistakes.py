@@ -52,6 +52,8 @@ return math.sqrt((h－1)/h)
     """同一组 h 个数：有偏标准差 / 无偏标准差。"""
     raise NotImplementedError("请在这里写你的代码")
 '''),
+    # 评审 r45 的尝试：以前只说「H=2 时你的结果是 1.22474，不对」并重述公式，没说出少了括号
+    ('评审 r45：少了括号，√(h − 1/h)', ['bracket_h_minus_1'], "import math\ndef std_ratio(h):\n    return math.sqrt(h - 1 / h)\n"),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -65,6 +67,7 @@ WORDS = {
     '评审 r44：手机上 def 那一行被覆盖（第 4 行成了 return）': ['`def std_ratio(h):`', '覆盖', '放回'],
     '评审 r44：def 那一行被覆盖，又把 sqrt 打成了 sqr': ['`def std_ratio(h):`', '覆盖', '放回'],
     '评审 r44：def 那一行被覆盖，又打了全角减号': ['`def std_ratio(h):`', '「－」改成「-」'],
+    '评审 r45：少了括号，√(h − 1/h)': ['少了括号', '`h - 1 / h`', 'H − 1/H', '`(h - 1) / h`'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -201,7 +201,7 @@ def check_batch_norm_lists(fn):
             if [code for code, _ in findings] == ["raised"]:
                 findings = findings + _dims_swapped(fn, x, eps, None)
             raise Stop(findings) from None
-        got = as_rows(raw, (4, 3), want=want)
+        got = as_rows(raw, (4, 3), want=want, fn=fn)
         changed = unchanged(x, given, "列表 x")
         flags = {"axis": ["col", "row", "all"], "unbiased": [False, True], "center": [True, False],
                  "eps_kind": ["inside", "outside", "missing"] + (["fixed"] if eps != 1e-5 else []), "sqrt": [True, False]}

@@ -1,9 +1,10 @@
 # 导入：标准库、feedback、list_checks。
 """练习 ch13-frozen-sigma-norm 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+import ast
 import math
 
 from ...feedback import Stop, checker, fmt_num, fmt_pair, message
-from ...list_checks import beta_featurewise, as_rows, call_or_stop, combine, copy_rows, first_difference, flatten, judge, max_abs_of, mean_of, quiet, unchanged, var_of, worst_of
+from ...list_checks import beta_featurewise, as_rows, call_or_stop, combine, copy_rows, dropped_brackets, first_difference, flatten, judge, lists_close, max_abs_of, mean_of, quiet, unchanged, var_of, worst_of
 
 CODES = {
     "per_token_sigma": "你除以的是每个词元自己的标准差（普通的层归一化）：冻结 σ 的意思是所有词元都除以同一个给定的 sigma。",
@@ -32,6 +33,11 @@ CODES = {
     "beta_not_featurewise": "γ 不变、再把 β 设成各不相同的值后，第 {pos} 个特征的输出应整体加上 β[{j}] = {want}，"
                             "你的加了 {got}{hint}：β 逐特征相加，加在最后。",
     "rows_mixed": "只改动第 1 个词元（第 1 行）的输入后，别的词元的输出也变了，最大变化 {diff}：每个词元只用它自己那一行的均值。",
+    # 评审 r45：少了括号（运算顺序），按值认出（_slips），引用学习者写的那一段
+    "bracket_mu_over_sigma": "少了括号：/ 比 − 先算，{said}算的是 x − μ/sigma：只有 μ 除以了 sigma，x 没有除以它。"
+                             "应为 γ·(x − μ)/sigma + β：把 x − μ 括起来{fix}。",
+    "bracket_gamma_x": "少了括号：* 和 / 比 − 先算，{said}算的是 γ·x − μ/sigma + β：x 没有减去 μ 就乘了 γ，只有 μ 除以了 sigma。"
+                       "应为 γ·(x − μ)/sigma + β：把 x − μ 括起来{fix}。",
     # 换一种大小的输入（_sizes）
     "h_hard_coded": "每行 H = 4 个数的输入都对，换成每行 H = 6 个数的输入{what}：{how}。每行有几个数要用 len(row) 得到，不要写死。",
     "rows_hard_coded": "2 行、3 行的输入都对，换成 5 行（5 个词元）的输入{what}：像是把行数写死了（例如 range(3)）。"
@@ -133,6 +139,23 @@ def _steps(fn):
     return findings
 
 
+def _slips(fn, got, x, sigma, gamma, beta):
+    """少了括号的两种写法（/ 比 − 先算）：按值比较，学习者的结果与其中一种相同时一条说明（引用他写的那一段）；否则 None。
+
+    检查用的 sigma 都不是 1：这两种写法在检查输入上都与正确结果不同，写对的代码不会被认成它们。
+    """
+    models = {"bracket_mu_over_sigma": [], "bracket_gamma_x": []}
+    for row in x:
+        mu = mean_of(row)
+        models["bracket_mu_over_sigma"].append([g * (v - mu / sigma) + b for v, g, b in zip(row, gamma, beta)])
+        models["bracket_gamma_x"].append([g * v - mu / sigma + b for v, g, b in zip(row, gamma, beta)])
+    quotes = {"bracket_mu_over_sigma": ("({a} - {b}) / {c}", False), "bracket_gamma_x": ("{g} * ({x} - {b}) / {c}", True)}
+    for code, model in models.items():
+        if lists_close(got, model):
+            return [(code, message(CODES, code, **dropped_brackets(fn, ast.Sub, ast.Div, *quotes[code])))]
+    return None
+
+
 # 检查用的输入每行都是 H = 4 个数、最多 3 行：再用每行 6 个数、5 行的输入各算一次，写死了大小的代码在这里不对
 _WIDE = [[1.0, 2.0, 4.0, 7.0, -3.0, 0.5], [0.5, -1.5, 2.5, 0.0, 6.0, 1.0], [3.0, -2.0, 1.0, 5.0, 2.0, -4.0]]
 _TALL = [[1.0, 2.0, 4.0, 7.0], [0.5, -1.5, 2.5, 0.0], [3.0, 3.5, 2.0, 3.0], [-1.0, 0.0, 2.0, 5.0], [2.0, 8.0, -4.0, 1.0]]
@@ -205,6 +228,8 @@ def check_frozen_sigma_norm(fn):
             found = judge(got, want, variants, CODES)
             if found is not None:
                 break
+        if found is None:
+            found = _slips(fn, got, x, sigma, gamma, beta)
         if found is None:
             # 与正确结果只差一点点（例如四舍五入）：逐步诊断的性质检查会被这点误差触发、错怪正确的步骤，只指出第一个不同的值
             near = max_abs_of([a - b for a, b in zip(flatten(got), flatten(want))]) <= 1e-2 * (1 + max_abs_of(flatten(want)))

@@ -118,6 +118,16 @@ def frozen_sigma_norm(rows, sigma, gamma, beta):
         out.append([g * (v - mu) / sigma + b for v, g, b in zip(row, gamma, beta)])
     return out
 """),
+    # 评审 r45 的尝试（逐字）：以前得到三条症状（均值不为 0、sigma 没有除、不随平移不变），没说出少了括号
+    ('评审 r45：少了括号，γ·(x − μ/σ) + β', ['bracket_mu_over_sigma'], """def frozen_sigma_norm(rows, sigma, gamma, beta):
+    out = []
+    for row in rows:
+        mu = sum(row) / len(row)
+        out.append([gamma[i] * (row[i] - mu / sigma) + beta[i] for i in range(len(row))])
+    return out
+"""),
+    # 评审 r45 的审计：γ 也在括号外的写法
+    ('少了括号：γ·x − μ/sigma + β', ['bracket_gamma_x'], _src(y="g * v - mu / sigma + b")),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -125,6 +135,8 @@ WORDS = {
     "均值减反了：μ − x": ["减反了", "μ_t − x", "x − μ_t"],
     '评审 r44：H 写死成 4（均值除以 4）': ['H = 6', '均值除以了 4', '写死', 'len(row)'],
     '行数写死成 3（rows[:3]）': ['5 行', '却有 3 行', '写死', 'for row in rows'],
+    '评审 r45：少了括号，γ·(x − μ/σ) + β': ['少了括号', '`row[i] - mu / sigma`', '`(row[i] - mu) / sigma`'],
+    '少了括号：γ·x − μ/sigma + β': ['少了括号', '`g * v - mu / sigma`', '`g * (v - mu) / sigma`'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
