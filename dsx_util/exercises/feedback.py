@@ -516,9 +516,65 @@ def _type_hint(exc):
     return None
 
 
+_LIST_OPS = {"*": "相乘", "/": "相除", "+": "相加", "-": "相减"}
+# 运算符两边的名字：左边的名字后面紧跟运算符，右边的名字前面紧挨运算符、后面不是 [ ( .（gamma[i]、f(x)、m.x 不算）
+_OP_PATTERN = {"*": r"(?<!\*)\*(?![*=])", "/": r"(?<!/)/(?![/=])", "+": r"\+(?!=)", "-": r"-(?![=>])"}
+
+
+def _list_number_op(exc):
+    """列表和一个数做了 * / + -（γ 当成了一个数）：返回那个运算符；别的 TypeError 返回 None。"""
+    text = str(exc)
+    if re.fullmatch(r"can't multiply sequence by non-int of type 'float'", text):
+        return "*"
+    if re.fullmatch(r'can only concatenate list \(not "(float|int)"\) to list', text):
+        return "+"
+    m = re.fullmatch(r"unsupported operand type\(s\) for ([-+/*]): '(\w+)' and '(\w+)'", text)
+    if m and sorted(m.group(2, 3)) in (["float", "list"], ["int", "list"]):
+        return m.group(1)
+    return None
+
+
+def _learner_locals(exc):
+    """出错时学习者那一帧的局部变量（列表推导里也看得到外层的参数）；找不到时 None。"""
+    tb, found = exc.__traceback__, None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if not in_library(name) and not name.startswith(_PACKAGE_DIR):
+            found = tb.tb_frame
+        tb = tb.tb_next
+    return dict(found.f_locals) if found is not None else None
+
+
+def _list_hint(exc, source, line_text):
+    """gamma * v、g * t + beta：把列表参数当成一个数来运算。能从出错的那一行和当时的变量认出是哪个列表时点名，认不出时不猜。"""
+    if not isinstance(exc, TypeError):
+        return None
+    op = _list_number_op(exc)
+    if op is None:
+        return None
+    pattern = _OP_PATTERN[op]
+    names = re.findall(r"(?<![\w.])([A-Za-z_]\w*)\s*" + pattern, line_text)
+    names += re.findall(pattern + r"\s*([A-Za-z_]\w*)(?![\w.])(?!\s*[\[(.])", line_text)
+    local = _learner_locals(exc) or {}
+    seen = [n for n in dict.fromkeys(names) if n in local]
+    lists = [n for n in seen if isinstance(local[n], list)]
+    verb = _LIST_OPS[op]
+    if len(lists) == 1:
+        name = lists[0]
+        pair = (f"（for v, {name[0]} in zip(values, {name})）"
+                if name != "values" and name[0] != "v" and re.search(r"\bvalues\b", source) else "")
+        return (f"{name} 是列表（有 {len(local[name])} 个数），不能当成一个数直接{verb}：要逐个分量用它的元素，"
+                f"写 {name}[i]，或用 zip 逐个配对{pair}")
+    if any(not isinstance(local[n], (int, float, list)) for n in seen):   # 字符串、元组……：不是列表当成了数
+        return None
+    return (f"列表不能和一个数直接{verb}：检查它们的类型，这一行里有一个值是列表（像 gamma、beta 这样每个分量一个数的参数），"
+            "要逐个分量用它的元素（gamma[i]），或用 zip 逐个配对")
+
+
 def explain_error(exc, source="", line_text=""):
     """常见报错的一句中文解释（含修正办法）；不认识时返回 None。source、line_text：学习者的代码与出错的那一行（有时更准）。"""
-    hint = _name_hint(exc, source or "", line_text or "") or _type_hint(exc)
+    hint = (_name_hint(exc, source or "", line_text or "") or _type_hint(exc)
+            or _list_hint(exc, source or "", line_text or ""))
     if hint:
         return hint
     text = f"{type(exc).__name__}: {exc}"

@@ -27,18 +27,25 @@ CODES = {
     "constant_added": "γ = 1 时，你的每个输出都多了同一个常数 {c}（除此之外与输入成正比）{hint}。"
                       "均方根归一化只把向量除以同一个数，不加任何常数。",
     "gamma_added": "γ 是加上去的：γ 要乘，yᵢ = γᵢ · xᵢ / √(mean(x²) + ε)。",
+    "square_of_sum": "你算的是和的平方 (Σx)²/H（先把 x 加起来再平方），不是平方的平均 Σx²/H = mean(x²)："
+                     "每个数先平方、再相加，写成 `sum(v * v for v in values) / len(values)`。",
+    "square_of_sum_total": "你算的是和的平方 (Σx)²（先把 x 加起来再平方），不是平方的平均 Σx²/H = mean(x²)："
+                           "每个数先平方、再相加、再除以 H，写成 `sum(v * v for v in values) / len(values)`。",
+    "times_rms": "你把 x 乘以了均方根：要除以它，yᵢ = γᵢ · xᵢ / √(mean(x²) + ε)。",
     "h_hard_coded": "H = 4 个数的输入都对，换成 H = 6 个数的输入{what}：{how}。有几个数要用 len(values) 得到，不要写死。",
 }
 
 
 def _rms_model(values, gamma, eps, center=False, sqrt=True, eps_kind="inside", use_gamma=True, abs_mean=False,
-               norm=False):
+               norm=False, ms_kind="mean_sq", times=False):
     mu = mean_of(values) if center else 0.0
     xs = [v - mu for v in values]
     if abs_mean:
         ms = mean_of([abs(v) for v in xs])
     elif norm:
         ms = sum(v * v for v in xs)
+    elif ms_kind != "mean_sq":   # 和的平方 (Σx)²/H 或 (Σx)²：先求和、再平方
+        ms = sum(xs) ** 2 / (len(xs) if ms_kind == "square_of_sum" else 1)
     else:
         ms = mean_of([v * v for v in xs])
     e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-6, "squared": eps * eps,
@@ -50,13 +57,15 @@ def _rms_model(values, gamma, eps, center=False, sqrt=True, eps_kind="inside", u
     else:
         d = math.sqrt(ms + e) if sqrt else ms + e
     g = gamma if use_gamma else [1.0] * len(values)
-    return [gi * v / d for v, gi in zip(xs, g)]
+    return [gi * v * d if times else gi * v / d for v, gi in zip(xs, g)]
 
 
 _RMS_FLAG_CODES = {("center", True): "subtracted_mean", ("sqrt", False): "missing_sqrt",
                    ("eps_kind", "outside"): "eps_outside_sqrt", ("eps_kind", "missing"): "no_eps",
                    ("eps_kind", "fixed"): "eps_ignored", ("eps_kind", "divided"): "eps_divided", ("use_gamma", False): "no_gamma", ("abs_mean", True): "abs_mean",
-                   ("norm", True): "divided_by_norm"}
+                   ("norm", True): "divided_by_norm", ("ms_kind", "square_of_sum"): "square_of_sum",
+                   ("ms_kind", "square_of_sum_total"): "square_of_sum_total",
+                   ("times", True): "times_rms"}
 
 
 def _rms_steps(fn, eps):
@@ -85,6 +94,9 @@ def _rms_steps(fn, eps):
         if yg is not None and all(abs(a - b - (g - 1.0)) <= 1e-9 * (1 + abs(a)) for a, b, g in zip(yg, y, gamma)):
             return [("gamma_added", CODES["gamma_added"])]
         hint = "：正好是 ε，ε 应加在均方上、根号里面，不要加到结果上" if abs(c - eps) <= 1e-6 * eps else ""
+        if (abs(c - 1.0) <= 1e-9 and yg is not None
+                and all(abs(a - g * b) <= 1e-9 * (1 + abs(a)) for a, b, g in zip(yg, y, gamma))):
+            hint = "：正好是 γ（γ = 1），像是乘完 γ 又加了一次 γ（γ·x/rms + γ）：γ 只乘，不要再加"
         return [("constant_added", message(CODES, "constant_added", c=fmt_num(c), hint=hint))]
     if abs(ms_y / want - 1) > 1e-3:
         hint = "：要除以 √(mean(x²) + ε)。"
@@ -171,7 +183,8 @@ def check_rms_norm_list(fn):
         want = _rms_model(values, gamma, eps)
         flags = {"center": [False, True], "sqrt": [True, False],
                  "eps_kind": ["inside", "outside", "missing", "divided"] + (["fixed"] if eps != 1e-6 else []),
-                 "use_gamma": [True, False], "abs_mean": [False, True], "norm": [False, True]}
+                 "use_gamma": [True, False], "abs_mean": [False, True], "norm": [False, True],
+                 "ms_kind": ["mean_sq", "square_of_sum", "square_of_sum_total"], "times": [False, True]}
         variants = combine(flags, {k: v[0] for k, v in flags.items()}, lambda **s: _rms_model(values, gamma, eps, **s),
                             lambda k, v: _RMS_FLAG_CODES[(k, v)])
         found = judge(got, want, variants, CODES,

@@ -165,6 +165,43 @@ def rms_norm_list(values, gamma, eps=1e-6):
     ms = sum(v * v for v in values) / 4
     return [g * v / math.sqrt(ms + eps) for v, g in zip(values, gamma)]
 """),
+    # 评审 r45 的尝试（逐字）：以前只说「输出的均方是 16.5，应为 …≈ 1：要除以 √(mean(x²) + ε)」，学习者以为自己正是这样做的
+    ('评审 r45：和的平方 (Σx)²/H（不是平方的平均）', ['square_of_sum'], """import math
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v for v in values) ** 2 / len(values)
+    r = math.sqrt(ms + eps)
+    return [g * v / r for g, v in zip(gamma, values)]
+"""),
+    # 评审 r45 的尝试（逐字）：以前只有 Python 的原话 can't multiply sequence by non-int of type 'float'
+    ('评审 r45：γ 当成一个数来乘（gamma * v）', ['raised'], """import math
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    r = math.sqrt(ms + eps)
+    return [gamma * v / r for v in values]
+"""),
+    ('和的平方 (Σx)²，也没有除以 H', ['square_of_sum_total'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(values) ** 2
+    return [g * v / math.sqrt(ms + eps) for v, g in zip(values, gamma)]
+"""),
+    ('x 乘以了均方根（没有除）', ['times_rms'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    r = math.sqrt(ms + eps)
+    return [g * v * r for g, v in zip(gamma, values)]
+"""),
+    ('乘完 γ 又加了 γ', ['constant_added'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    r = math.sqrt(ms + eps)
+    return [g * v / r + g for g, v in zip(gamma, values)]
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -177,6 +214,11 @@ WORDS = {
     '输出整体加了 0.1': ['同一个常数 0.1'],
     '评审 r41：ε 加到平方和上再除以 H（ε/H）': ['ε/H', '先除以 H', 'ε 放错了位置'],
     '评审 r44：H 写死成 4（均方除以 4）': ['H = 6', '均方除以了 4', '写死', 'len(values)'],
+    '评审 r45：和的平方 (Σx)²/H（不是平方的平均）': ['和的平方', '(Σx)²/H', 'Σx²/H', '`sum(v * v for v in values) / len(values)`'],
+    '评审 r45：γ 当成一个数来乘（gamma * v）': ['gamma 是列表', '不能当成一个数', 'gamma[i]', 'zip(values, gamma)'],
+    '和的平方 (Σx)²，也没有除以 H': ['(Σx)²', '和的平方', '再除以 H'],
+    'x 乘以了均方根（没有除）': ['乘以了均方根', '要除以它'],
+    '乘完 γ 又加了 γ': ['正好是 γ', '又加了一次 γ'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -29,13 +29,22 @@ CODES = {
     "not_elementwise": "只改第 1 个输入（{before} → {after}），别的位置的输出也变了（第 {pos} 个变化了 {diff}）："
                        "DyT 逐个分量计算，每个输出只取决于同一位置的输入。",
     "not_saturating": "α = 1、γ = 1、β = 0 时，输入 {x} 的输出应约为 tanh({x}) = {want}，你的是 {got}：tanh 把很大的输入压到 ±1 以内。",
+    "beta_subtracted": "β 是减掉的（γ·tanh(α·x) − β）：β 要加上，γ·tanh(α·x) + β。",
+    "beta_multiplied": "β 是乘上去的（γ·tanh(α·x)·β）：β 要加，γ·tanh(α·x) + β。",
+    "beta_times_gamma": "β 也被 γ 乘到了（γ·(tanh(α·x) + β)）：β 加在乘完 γ 之后，γ·tanh(α·x) + β。",
+    "gamma_added": "γ 是加上去的（γ + tanh(α·x) + β）：γ 要乘，γ·tanh(α·x) + β。",
+    "negated": "tanh 那一项的符号反了：你的输出等于 −γ·tanh(α·x) + β（像是写成了 β − γ·tanh(α·x) 或 tanh(−α·x)），"
+               "应为 γ·tanh(α·x) + β。",
+    "alpha_added": "α 是加到 x 上的（tanh(α + x)）：α 要乘，tanh(α·x)。",
+    "gamma_for_beta": "最后加的是 γ，不是 β（γ·tanh(α·x) + γ）：最后加平移参数 β，γ·tanh(α·x) + β。",
     "h_hard_coded": "4 个数的输入都对，换成 6 个数的输入{what}：像是把个数 4 写死了（例如 range(4) 或 [0.0] * 4）。"
                     "有几个数要用 len(values) 得到，或者直接 for v, g, b in zip(values, gamma, beta)。",
 }
 
 
 def _model(values, alpha, gamma, beta, use_gamma=True, use_beta=True, alpha_kind="inside", beta_inside=False,
-           swapped=False, normalize=False, gamma_inside=False, sigmoid=False, tan=False, gamma_kind="each", beta_kind="each"):
+           swapped=False, normalize=False, gamma_inside=False, sigmoid=False, tan=False, gamma_kind="each", beta_kind="each",
+           beta_op="add", gamma_op="mul", negated=False):
     xs = list(values)
     if gamma_kind != "each":   # 所有分量乘同一个数：γ 的平均或 γ[0]
         gamma = [sum(gamma) / len(gamma) if gamma_kind == "mean" else gamma[0]] * len(gamma)
@@ -52,10 +61,16 @@ def _model(values, alpha, gamma, beta, use_gamma=True, use_beta=True, alpha_kind
              "alone": alpha}.get(alpha_kind, 1.0)
         # alpha_kind="alone"：tanh(α)·x，α 单独进了 tanh，x 乘在外面
         x_in = 1.0 if alpha_kind == "alone" else v
-        inner = a * x_in * (gi if gamma_inside and use_gamma else 1.0) + (bi if beta_inside and use_beta else 0.0)
+        base = v + alpha if alpha_kind == "plus" else a * x_in   # alpha_kind="plus"：tanh(α + x)
+        inner = base * (gi if gamma_inside and use_gamma else 1.0) + (bi if beta_inside and use_beta else 0.0)
         squash = 1.0 / (1.0 + math.exp(-inner)) if sigmoid else (math.tan(inner) if tan else math.tanh(inner))
-        t = squash * {"outside": alpha, "alone": v}.get(alpha_kind, 1.0)
-        out.append((gi if use_gamma and not gamma_inside else 1.0) * t + (bi if use_beta and not beta_inside else 0.0))
+        t = squash * {"outside": alpha, "alone": v}.get(alpha_kind, 1.0) * (-1.0 if negated else 1.0)
+        gm = gi if use_gamma and not gamma_inside else 1.0
+        bt = bi if use_beta and not beta_inside else 0.0
+        core = gm + t if gamma_op == "add" else gm * t
+        # beta_op：sub 减掉 β，mul 乘上 β，scaled 是 γ·(tanh + β)（β 也被 γ 乘到），gamma 是最后加了 γ 而不是 β
+        out.append({"add": core + bt, "sub": core - bt, "mul": core * (bi if use_beta else 1.0),
+                    "scaled": gm * (t + bt), "gamma": core + gi}[beta_op])
     return out
 
 
@@ -65,7 +80,10 @@ _FLAG_CODES = {("use_gamma", False): "no_gamma", ("use_beta", False): "no_beta",
                ("sigmoid", True): "sigmoid_not_tanh", ("tan", True): "tan_not_tanh",
                ("alpha_kind", "alone"): "tanh_alpha_times_x", ("alpha_kind", "divides"): "alpha_divides",
                ("alpha_kind", "squared"): "alpha_twice", ("alpha_kind", "abs"): "alpha_abs", ("gamma_kind", "mean"): "gamma_mean_for_all",
-               ("gamma_kind", "first"): "gamma_first_for_all", ("beta_kind", "first"): "beta_first_for_all"}
+               ("gamma_kind", "first"): "gamma_first_for_all", ("beta_kind", "first"): "beta_first_for_all",
+               ("beta_op", "sub"): "beta_subtracted", ("beta_op", "mul"): "beta_multiplied",
+               ("beta_op", "scaled"): "beta_times_gamma", ("beta_op", "gamma"): "gamma_for_beta", ("gamma_op", "add"): "gamma_added",
+               ("negated", True): "negated", ("alpha_kind", "plus"): "alpha_added"}
 
 
 def _steps(fn):
@@ -137,10 +155,11 @@ def check_dyt_list(fn):
         changed = unchanged((values, gamma, beta), given, "列表（values、gamma 或 beta）")
         want = _model(values, alpha, gamma, beta)
         flags = {"use_gamma": [True, False], "use_beta": [True, False],
-                 "alpha_kind": ["inside", "outside", "one", "divides", "squared", "alone"] + (["abs"] if alpha < 0 else []), "gamma_kind": ["each", "mean", "first"],
+                 "alpha_kind": ["inside", "outside", "one", "divides", "squared", "alone", "plus"] + (["abs"] if alpha < 0 else []), "gamma_kind": ["each", "mean", "first"],
                  "beta_kind": ["each", "first"],
                  "beta_inside": [False, True], "swapped": [False, True], "normalize": [False, True],
-                 "gamma_inside": [False, True], "sigmoid": [False, True], "tan": [False, True]}
+                 "gamma_inside": [False, True], "sigmoid": [False, True], "tan": [False, True],
+                 "beta_op": ["add", "sub", "mul", "scaled", "gamma"], "gamma_op": ["mul", "add"], "negated": [False, True]}
         variants = combine(flags, {k: v[0] for k, v in flags.items()},
                             lambda **s: _model(values, alpha, gamma, beta, **s), lambda k, v: _FLAG_CODES[(k, v)])
         found = judge(got, want, variants, CODES, {"alpha": fmt_num(alpha)})

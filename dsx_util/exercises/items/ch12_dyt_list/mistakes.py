@@ -97,6 +97,24 @@ def dyt_list(values, alpha, gamma, beta):
 def dyt_list(values, alpha, gamma, beta):
     return [gamma[i] * math.tanh(alpha * values[i]) + beta[i] for i in range(4)]
 """),
+    # 评审 r45 的尝试（逐字）：以前只说「输出第 1 个值应为 0.669923，你的是 0.469923」
+    ('评审 r45：β 减掉了（γ·tanh(α·x) − β）', ['beta_subtracted'], """import math
+def dyt_list(values, alpha, gamma, beta):
+    return [g * math.tanh(alpha * x) - b for x, g, b in zip(values, gamma, beta)]
+"""),
+    # 评审 r45 之后的审计：符号、位置放错的几种写法以前只得到数字（或「不饱和」）
+    ('γ 加上而不是乘上', ['gamma_added'], _DYT.format(y="g + math.tanh(alpha * v) + b")),
+    ('β 乘上而不是加上', ['beta_multiplied'], _DYT.format(y="g * math.tanh(alpha * v) * b")),
+    ('β 也被 γ 乘到（γ·(tanh + β)）', ['beta_times_gamma'], _DYT.format(y="g * (math.tanh(alpha * v) + b)")),
+    ('tanh 项的符号反了（β − γ·tanh）', ['negated'], _DYT.format(y="b - g * math.tanh(alpha * v)")),
+    ('α 加到 x 上（tanh(α + x)）', ['alpha_added'], _DYT.format(y="g * math.tanh(alpha + v) + b")),
+    ('最后加的是 γ 不是 β', ['gamma_for_beta'], _DYT.format(y="g * math.tanh(alpha * v) + g")),
+    ('β 当成一个数来加（+ beta）', ['raised'], """import math
+
+
+def dyt_list(values, alpha, gamma, beta):
+    return [g * math.tanh(alpha * v) + beta for v, g in zip(values, gamma)]
+"""),
 ]
 
 
@@ -111,6 +129,14 @@ WORDS = {
     '评审 r42：tanh 拼成了 math.tan': ['不是 tanh', 'γ·tan(α·x) + β', 'math.tanh'],
     '评审 r42：tanh(α)·x（α 单独进了 tanh）': ['γ·tanh(α)·x + β', 'α·x 要一起放进 tanh'],
     '个数写死成 4（range(4)）': ['6 个数', '却有 4 个数', '写死', 'len(values)'],
+    '评审 r45：β 减掉了（γ·tanh(α·x) − β）': ['β 是减掉的', 'β 要加上', 'γ·tanh(α·x) + β'],
+    'γ 加上而不是乘上': ['γ 是加上去的', 'γ 要乘'],
+    'β 乘上而不是加上': ['β 是乘上去的', 'β 要加'],
+    'β 也被 γ 乘到（γ·(tanh + β)）': ['γ·(tanh(α·x) + β)', 'β 加在乘完 γ 之后'],
+    'tanh 项的符号反了（β − γ·tanh）': ['符号反了', '−γ·tanh(α·x) + β'],
+    'α 加到 x 上（tanh(α + x)）': ['tanh(α + x)', 'α 要乘'],
+    '最后加的是 γ 不是 β': ['最后加的是 γ', '平移参数 β'],
+    'β 当成一个数来加（+ beta）': ['beta 是列表', 'beta[i]', 'zip(values, beta)'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
