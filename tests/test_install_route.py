@@ -141,7 +141,7 @@ def test_block_writes_the_mirror_into_the_venv(tmp_path):
     assert f"index-url = {install.PYPI_MIRROR}" in (env_dir / "pip.conf").read_text(encoding="utf-8")
     assert f"global.index-url='{install.PYPI_MIRROR}'" in pip("pip config list").stdout   # 虚拟环境里的 pip 用它
     # 评审 r43：环境变量 PIP_INDEX_URL 优先于 pip config；「装不上时」说的认法（pip config list 里的 :env:.index-url）与撤销都成立
-    note = install.trouble_note()[1]
+    note = next(part for part in install.trouble_note() if "PIP_INDEX_URL" in part)
     assert "`unset PIP_INDEX_URL`" in note and "`:env:.index-url=…`" in note
     dead = "http://127.0.0.1:9/simple"
     env["PIP_INDEX_URL"] = dead
