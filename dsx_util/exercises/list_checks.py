@@ -229,6 +229,32 @@ def lists_close(got, want, tol=1e-6):
     return len(a) == len(b) and all(math.isclose(g, w, rel_tol=tol, abs_tol=tol) for g, w in zip(a, b))
 
 
+def other_size(fn, args, kwargs, want, codes, code, how, models=()):
+    """写死了大小的探查（ch04、ch07、ch13）：常规输入都对之后，用另一种大小的输入 args 再调用一次 fn，与正确输出 want
+    （二维列表）比较。对时 []；不对时一条 code（说明的 {what} 是半句：出错了、行数或个数不对、第几个值不对；{how} 是
+    models 里第一个吻合的说法，models：[(说法, 写死了大小时的输出), ...]，都不吻合时用给定的 how），代码出错时再附上报错。"""
+    rows, h = len(want), len(want[0])
+    try:
+        value = call_or_stop(fn, *args, **kwargs)
+    except Stop as stop:
+        return [(code, message(codes, code, what="，你的代码却出错了", how=how))] + stop.args[0]
+    if isinstance(value, list) and len(value) != rows:
+        what = f"，你的输出却有 {len(value)} 行"
+    elif isinstance(value, list) and any(isinstance(r, list) and len(r) != h for r in value):
+        what = f"，你的输出第 1 行却有 {len(value[0])} 个数" if len(value[0]) != h else "，你的输出有的行个数不对"
+    else:
+        got = as_rows(value, (rows, h))
+        if lists_close(got, want):
+            return []
+        flat_got, flat_want = flatten(got), flatten(want)
+        i = next(k for k, (a, b) in enumerate(zip(flat_got, flat_want))
+                 if not math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6))
+        w, g = fmt_pair(flat_want[i], flat_got[i])
+        what = f"就错了（第 {i // h + 1} 行第 {i % h + 1} 个值应为 {w}，你的是 {g}）"
+        how = next((said for said, model in models if lists_close(got, model)), how)
+    return [(code, message(codes, code, what=what, how=how))]
+
+
 def first_difference(got, want, what="输出"):
     """第一个不对的位置：一条 wrong_output，两个数写到看得出不同。"""
     flat_got, flat_want = flatten(got), flatten(want)

@@ -3,8 +3,8 @@
 import ast
 import math
 
-from ...feedback import Stop, checker, fmt_pair, message
-from ...list_checks import as_rows, call_or_stop, columns_of, combine, copy_rows, dropped_brackets, first_difference, flatten, judge, lists_close, mean_of, norm_steps, quiet, unchanged, var_of
+from ...feedback import checker, message
+from ...list_checks import other_size, as_rows, call_or_stop, columns_of, combine, copy_rows, dropped_brackets, first_difference, judge, lists_close, mean_of, norm_steps, quiet, unchanged, var_of
 
 CODES = {
     "unbiased_var": "你用了无偏方差（除以 H−1）：式 (4.2) 的方差是有偏估计，除以 H。",
@@ -75,12 +75,6 @@ _WIDE = [[1.0, 2.0, 4.0, 7.0, -3.0, 0.5], [0.5, -1.5, 2.5, 0.0, 6.0, 1.0], [3.0,
 _TALL = [[1.0, 2.0, 4.0, 7.0], [0.5, -1.5, 2.5, 0.0], [3.0, 3.5, 2.0, 3.0], [-1.0, 0.0, 2.0, 5.0], [2.0, 8.0, -4.0, 1.0]]
 
 
-def _close(got, want):
-    """两个二维列表的每个数都相同（相对、绝对误差 1e-6 以内）。"""
-    a, b = flatten(got), flatten(want)
-    return len(a) == len(b) and all(math.isclose(u, v, rel_tol=1e-6, abs_tol=1e-6) for u, v in zip(a, b))
-
-
 def _fixed_n(rows, gamma, beta, eps, mean_n, var_n):
     """均值除以 mean_n、方差除以 var_n（None：除以这一行的个数）的层归一化：写死了 H 的写法。"""
     out = []
@@ -96,32 +90,12 @@ def _sizes(fn, eps=1e-5):
     for rows, code in ((_WIDE, "h_hard_coded"), (_TALL, "rows_hard_coded")):
         h = len(rows[0])
         gamma, beta = [0.5 + 0.25 * j for j in range(h)], [0.5 - 0.25 * j for j in range(h)]
-        want = _ln_model(rows, gamma, beta, eps)
-        how = "像是把 H = 4 写死了（例如 / 4 或 range(4)）"
-        try:
-            value = call_or_stop(fn, copy_rows(rows), list(gamma), list(beta), eps=eps)
-        except Stop as stop:
-            return [(code, message(CODES, code, what="，你的代码却出错了", how=how))] + stop.args[0]
-        if isinstance(value, list) and len(value) != len(rows):
-            what = f"，你的输出却有 {len(value)} 行"
-        elif isinstance(value, list) and any(isinstance(r, list) and len(r) != h for r in value):
-            what = f"，你的输出第 1 行却有 {len(value[0])} 个数" if len(value[0]) != h else "，你的输出有的行个数不对"
-        else:
-            try:
-                got = as_rows(value, (len(rows), h))
-            except Stop as stop:
-                return stop.args[0]
-            if _close(got, want):
-                continue
-            i = next(k for k, (a, b) in enumerate(zip(flatten(got), flatten(want))) if not math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6))
-            w, g = fmt_pair(flatten(want)[i], flatten(got)[i])
-            what = f"就错了（第 {i // h + 1} 行第 {i % h + 1} 个值应为 {w}，你的是 {g}）"
-            fixed = [(m, v) for m, v in ((4, 4), (4, None), (None, 4))
-                     if _close(got, _fixed_n(rows, gamma, beta, eps, m, v))]
-            if fixed:
-                how = {(4, 4): "均值和方差都除以了 4", (4, None): "均值除以了 4",
-                       (None, 4): "方差除以了 4"}[fixed[0]] + f"，不是这一行的个数 {h}，像是把 H = 4 写死了"
-        return [(code, message(CODES, code, what=what, how=how if code == "h_hard_coded" else ""))]
+        models = [(said + f"，不是这一行的个数 {h}，像是把 H = 4 写死了", _fixed_n(rows, gamma, beta, eps, m, v))
+                  for said, m, v in (("均值和方差都除以了 4", 4, 4), ("均值除以了 4", 4, None), ("方差除以了 4", None, 4))]
+        found = other_size(fn, (copy_rows(rows), list(gamma), list(beta)), {"eps": eps}, _ln_model(rows, gamma, beta, eps),
+                           CODES, code, "像是把 H = 4 写死了（例如 / 4 或 range(4)）", models)
+        if found:
+            return found
     return []
 
 

@@ -3,8 +3,8 @@
 import math
 import re
 
-from ...feedback import Stop, checker, fmt_pair, message
-from ...list_checks import as_rows, call_or_stop, columns_of, combine, copy_rows, first_difference, flatten, judge, mean_of, norm_steps, quiet, unchanged, var_of
+from ...feedback import Stop, checker, message
+from ...list_checks import other_size, as_rows, call_or_stop, columns_of, combine, copy_rows, first_difference, flatten, judge, mean_of, norm_steps, quiet, unchanged, var_of
 
 CODES = {
     "wrong_axis": "你对每一行（每个样本）做了归一化，这是层归一化：批量归一化对每一列（每个特征）跨 B 个样本归一化。",
@@ -156,33 +156,13 @@ def _fixed_b(x, eps, mean_n, var_n):
 def _sizes(fn, eps=1e-5):
     """换成 6 行、换成 5 列的输入再检查一次；不对时一条 b_hard_coded 或 h_hard_coded（均值、方差除以了 4 时说出来）。"""
     for x, code in ((_TALL, "b_hard_coded"), (_WIDE, "h_hard_coded")):
-        b, h = len(x), len(x[0])
-        how = "像是把 B = 4 写死了（例如 / 4 或 range(4)）"
-        try:
-            value = call_or_stop(fn, copy_rows(x), eps=eps)
-        except Stop as stop:
-            return [(code, message(CODES, code, what="，你的代码却出错了", how=how))] + stop.args[0]
-        if isinstance(value, list) and len(value) != b:
-            what = f"，你的输出却有 {len(value)} 行"
-        elif isinstance(value, list) and any(isinstance(r, list) and len(r) != h for r in value):
-            what = f"，你的输出第 1 行却有 {len(value[0])} 个数" if len(value[0]) != h else "，你的输出有的行个数不对"
-        else:
-            try:
-                got = as_rows(value, (b, h))
-            except Stop as stop:
-                return stop.args[0]
-            want = _bn_model(x, eps)
-            if _same(got, want):
-                continue
-            i = next(k for k, (u, w) in enumerate(zip(flatten(got), flatten(want)))
-                     if not math.isclose(u, w, rel_tol=1e-6, abs_tol=1e-6))
-            w, g = fmt_pair(flatten(want)[i], flatten(got)[i])
-            what = f"就错了（第 {i // h + 1} 行第 {i % h + 1} 个值应为 {w}，你的是 {g}）"
-            fixed = [(m, v) for m, v in ((4, 4), (4, None), (None, 4)) if _same(got, _fixed_b(x, eps, m, v))]
-            if fixed:
-                how = {(4, 4): "均值和方差都除以了 4", (4, None): "均值除以了 4",
-                       (None, 4): "方差除以了 4"}[fixed[0]] + f"，不是这一列的个数 {b}，像是把 B = 4 写死了"
-        return [(code, message(CODES, code, what=what, how=how))]
+        b = len(x)
+        models = [(said + f"，不是这一列的个数 {b}，像是把 B = 4 写死了", _fixed_b(x, eps, m, v))
+                  for said, m, v in (("均值和方差都除以了 4", 4, 4), ("均值除以了 4", 4, None), ("方差除以了 4", None, 4))]
+        found = other_size(fn, (copy_rows(x),), {"eps": eps}, _bn_model(x, eps), CODES, code,
+                           "像是把 B = 4 写死了（例如 / 4 或 range(4)）", models)
+        if found:
+            return found
     return []
 
 

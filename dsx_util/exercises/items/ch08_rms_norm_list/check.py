@@ -3,7 +3,7 @@
 import math
 
 from ...feedback import Stop, checker, fmt_num, fmt_pair, message
-from ...list_checks import as_floats, call_or_stop, combine, first_difference, judge, max_abs_of, mean_of, unchanged
+from ...list_checks import as_floats, call_or_stop, combine, first_difference, judge, lists_close, max_abs_of, mean_of, unchanged
 
 CODES = {
     "subtracted_mean": "你先减去了均值（算的是标准差）：均方根归一化不减均值，直接对 x² 求平均。",
@@ -141,11 +141,6 @@ def _probe(fn, gamma, eps_kind, eps=0.25):
                for a, b in zip(got, _rms_model(values, gamma, eps, eps_kind=eps_kind)))
 
 
-def _close(got, want):
-    """两个列表的每个数都相同（相对、绝对误差 1e-6 以内）。"""
-    return len(got) == len(want) and all(math.isclose(u, v, rel_tol=1e-6, abs_tol=1e-6) for u, v in zip(got, want))
-
-
 def _sizes(fn, eps=1e-6):
     """检查用的输入都是 H = 4 个数：再用 6 个数算一次，写死了 4 的代码（/ 4、range(4)）在这里不对。"""
     values, gamma = [1.0, -2.0, 3.0, 0.5, -1.5, 2.5], [1.5, 0.5, -1.0, 2.0, 0.75, 1.25]
@@ -160,13 +155,13 @@ def _sizes(fn, eps=1e-6):
     else:
         got = as_floats(value, h, "输出")
         want = _rms_model(values, gamma, eps)
-        if _close(got, want):
+        if lists_close(got, want):
             return []
         i = next(k for k, (a, b) in enumerate(zip(got, want)) if not math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6))
         w, g = fmt_pair(want[i], got[i])
         what = f"就错了（第 {i + 1} 个值应为 {w}，你的是 {g}）"
         ms4 = sum(v * v for v in values) / 4
-        if _close(got, [gi * v / math.sqrt(ms4 + eps) for v, gi in zip(values, gamma)]):
+        if lists_close(got, [gi * v / math.sqrt(ms4 + eps) for v, gi in zip(values, gamma)]):
             how = f"均方除以了 4，不是这组数的个数 {h}，像是把 H = 4 写死了"
     return [("h_hard_coded", message(CODES, "h_hard_coded", what=what, how=how))]
 

@@ -3,8 +3,8 @@
 import ast
 import math
 
-from ...feedback import Stop, checker, fmt_num, fmt_pair, message
-from ...list_checks import beta_featurewise, as_rows, call_or_stop, combine, copy_rows, dropped_brackets, first_difference, flatten, judge, lists_close, max_abs_of, mean_of, quiet, unchanged, var_of, worst_of
+from ...feedback import Stop, checker, fmt_num, message
+from ...list_checks import other_size, beta_featurewise, as_rows, call_or_stop, combine, copy_rows, dropped_brackets, first_difference, flatten, judge, lists_close, max_abs_of, mean_of, quiet, unchanged, var_of, worst_of
 
 CODES = {
     "per_token_sigma": "你除以的是每个词元自己的标准差（普通的层归一化）：冻结 σ 的意思是所有词元都除以同一个给定的 sigma。",
@@ -161,42 +161,17 @@ _WIDE = [[1.0, 2.0, 4.0, 7.0, -3.0, 0.5], [0.5, -1.5, 2.5, 0.0, 6.0, 1.0], [3.0,
 _TALL = [[1.0, 2.0, 4.0, 7.0], [0.5, -1.5, 2.5, 0.0], [3.0, 3.5, 2.0, 3.0], [-1.0, 0.0, 2.0, 5.0], [2.0, 8.0, -4.0, 1.0]]
 
 
-def _close(got, want):
-    """两个二维列表的每个数都相同（相对、绝对误差 1e-6 以内）。"""
-    a, b = flatten(got), flatten(want)
-    return len(a) == len(b) and all(math.isclose(u, v, rel_tol=1e-6, abs_tol=1e-6) for u, v in zip(a, b))
-
-
 def _sizes(fn, sigma=2.0):
     """换成每行 6 个数、换成 5 行的输入再检查一次；不对时一条 h_hard_coded 或 rows_hard_coded（均值除以了 4 时说出来）。"""
     for rows, code in ((_WIDE, "h_hard_coded"), (_TALL, "rows_hard_coded")):
         h = len(rows[0])
         gamma, beta = [0.5 + 0.25 * j for j in range(h)], [0.5 - 0.25 * j for j in range(h)]
-        want = _model(rows, sigma, gamma, beta)
-        how = "像是把 H = 4 写死了（例如 / 4 或 range(4)）"
-        try:
-            value = call_or_stop(fn, copy_rows(rows), sigma, list(gamma), list(beta))
-        except Stop as stop:
-            return [(code, message(CODES, code, what="，你的代码却出错了", how=how))] + stop.args[0]
-        if isinstance(value, list) and len(value) != len(rows):
-            what = f"，你的输出却有 {len(value)} 行"
-        elif isinstance(value, list) and any(isinstance(r, list) and len(r) != h for r in value):
-            what = f"，你的输出第 1 行却有 {len(value[0])} 个数" if len(value[0]) != h else "，你的输出有的行个数不对"
-        else:
-            try:
-                got = as_rows(value, (len(rows), h))
-            except Stop as stop:
-                return stop.args[0]
-            if _close(got, want):
-                continue
-            i = next(k for k, (a, b) in enumerate(zip(flatten(got), flatten(want)))
-                     if not math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6))
-            w, g = fmt_pair(flatten(want)[i], flatten(got)[i])
-            what = f"就错了（第 {i // h + 1} 行第 {i % h + 1} 个值应为 {w}，你的是 {g}）"
-            by_four = [[gi * (v - sum(r) / 4) / sigma + bi for v, gi, bi in zip(r, gamma, beta)] for r in rows]
-            if _close(got, by_four):
-                how = f"均值除以了 4，不是这一行的个数 {h}，像是把 H = 4 写死了"
-        return [(code, message(CODES, code, what=what, how=how))]
+        by_four = [[gi * (v - sum(r) / 4) / sigma + bi for v, gi, bi in zip(r, gamma, beta)] for r in rows]
+        found = other_size(fn, (copy_rows(rows), sigma, list(gamma), list(beta)), {}, _model(rows, sigma, gamma, beta),
+                           CODES, code, "像是把 H = 4 写死了（例如 / 4 或 range(4)）",
+                           [(f"均值除以了 4，不是这一行的个数 {h}，像是把 H = 4 写死了", by_four)])
+        if found:
+            return found
     return []
 
 
