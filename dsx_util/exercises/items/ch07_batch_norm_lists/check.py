@@ -4,7 +4,7 @@ import math
 import re
 
 from ...feedback import Stop, checker, message
-from ...list_checks import other_size, as_rows, call_or_stop, columns_of, combine, copy_rows, first_difference, flatten, judge, mean_of, norm_steps, quiet, unchanged, var_of
+from ...list_checks import lists_close, other_size, as_rows, call_or_stop, columns_of, combine, copy_rows, first_difference, flatten, judge, mean_of, norm_steps, quiet, unchanged, var_of
 
 CODES = {
     "wrong_axis": "你对每一行（每个样本）做了归一化，这是层归一化：批量归一化对每一列（每个特征）跨 B 个样本归一化。",
@@ -63,12 +63,6 @@ _BN_FLAG_CODES = {("axis", "row"): "wrong_axis", ("axis", "all"): "normalized_al
                   ("eps_kind", "missing"): "no_eps", ("eps_kind", "fixed"): "eps_ignored", ("eps_kind", "divided"): "eps_divided", ("sqrt", False): "no_sqrt"}
 
 
-def _same(got, want):
-    """两个二维列表的每个数都相同（相对、绝对误差 1e-6 以内）。"""
-    a, b = flatten(got), flatten(want)
-    return len(a) == len(b) and all(math.isclose(u, v, rel_tol=1e-6, abs_tol=1e-6) for u, v in zip(a, b))
-
-
 def _first_rows(x, eps, mean_by, var_by):
     """每列的统计量只用了前 H 行（H 是列数）：均值、方差的分母是 "rows"（H）或 "all"（B）。"""
     h = len(x[0])
@@ -87,11 +81,11 @@ def _dims_swapped(fn, x, eps, got):
     if got is not None:
         for mean_by in ("all", "rows"):
             for var_by in ("all", "rows"):
-                if _same(got, _first_rows(x, eps, mean_by, var_by)):
+                if lists_close(got, _first_rows(x, eps, mean_by, var_by)):
                     return [("first_rows_only", message(CODES, "first_rows_only", h=h, b=b))]
     square = copy_rows(x[:h])
     out = quiet(fn, (h, h))(copy_rows(square), eps=eps)
-    if out is None or not _same(out, _bn_model(square, eps)):
+    if out is None or not lists_close(out, _bn_model(square, eps)):
         return []
     what = "却出错了" if got is None else "却不对"
     return [("rows_cols_swapped", message(CODES, "rows_cols_swapped", h=h, b=b, what=what))]
@@ -109,7 +103,7 @@ def _var_over_h(fn, eps):
         mu = sum(c) / len(c)
         var = sum((v - mu) ** 2 for v in c) / h
         want.append([(v - mu) / math.sqrt(var + eps) for v in c])
-    return _same(out, columns_of(want))
+    return lists_close(out, columns_of(want))
 
 
 def _probe(fn, x, eps_kind, eps=0.5):
@@ -122,7 +116,7 @@ def _probe(fn, x, eps_kind, eps=0.5):
 def _skipped_columns(x, got, want):
     """有的列不对、其余列都对，不对的列全是同一个数（如初始化的 0.0）或原样是输入：一条 column_not_computed，否则 []。"""
     cols_got, cols_want, cols_x = columns_of(got), columns_of(want), columns_of(x)
-    bad = [j for j in range(len(cols_want)) if not _same(cols_got[j], cols_want[j])]
+    bad = [j for j in range(len(cols_want)) if not lists_close(cols_got[j], cols_want[j])]
     if not bad or len(bad) == len(cols_want):
         return []
     if all(len(set(cols_got[j])) == 1 for j in bad) and len({cols_got[j][0] for j in bad}) == 1:
