@@ -18,3 +18,16 @@ def novel(ex_id):
     """练习 ex_id 的 mistakes.NOVEL：{说明: (应得的代码, 原样代码)}。"""
     m = importlib.import_module(f"dsx_util.exercises.items.{ex_id.replace('-', '_')}.mistakes")
     return {what: (codes, src) for what, codes, src in m.NOVEL}
+
+
+def assert_named(ex_id, what, codes, words, absent=()):
+    """NOVEL 里的评审原样代码 what：编目写的代码是 codes，检查得到的也正是 codes，说明里有 words 的每个词、没有 absent 的词。"""
+    listed, source = novel(ex_id)[what]
+    assert listed == codes
+    result = run_attempt(ex_id, source)
+    assert result["codes"] == codes, result["messages"]
+    text = "\n".join(result["messages"])
+    for word in words:
+        assert word in text, (word, text)
+    for word in absent:
+        assert word not in text, (word, text)

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-from review_cases import novel as _novel, run_attempt as _run
+from review_cases import assert_named, run_attempt as _run
 
 # (练习 id, NOVEL 里的说明, 应得的代码, 说明里应有的词)
 REVIEW41 = [
@@ -22,13 +22,7 @@ REVIEW41 = [
 
 @pytest.mark.parametrize("ex_id,what,codes,words", REVIEW41, ids=[f"{r[0]}-{r[2][0]}" for r in REVIEW41])
 def test_review41_attempt_is_named(ex_id, what, codes, words):
-    listed_codes, source = _novel(ex_id)[what]
-    assert listed_codes == codes
-    result = _run(ex_id, source)
-    assert result["codes"] == codes, result["messages"]
-    text = "\n".join(result["messages"])
-    for word in words:
-        assert word in text, (word, text)
+    assert_named(ex_id, what, codes, words)
 
 
 @pytest.mark.parametrize("cut", ["0.01", "1e-3", "1e-6", "1e-9"])

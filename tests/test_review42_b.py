@@ -6,7 +6,7 @@
 
 import pytest
 
-from review_cases import novel as _novel, run_attempt as _run
+from review_cases import assert_named, run_attempt as _run
 
 # (练习 id, NOVEL 里的说明, 应得的代码, 说明里应有的词)
 REVIEW42 = [
@@ -24,13 +24,7 @@ REVIEW42 = [
 
 @pytest.mark.parametrize("ex_id,what,codes,words", REVIEW42, ids=[f"{r[0]}-{r[2][-1]}" for r in REVIEW42])
 def test_review42_attempt_is_named(ex_id, what, codes, words):
-    listed_codes, source = _novel(ex_id)[what]
-    assert listed_codes == codes
-    result = _run(ex_id, source)
-    assert result["codes"] == codes, result["messages"]
-    text = "\n".join(result["messages"])
-    for word in words:
-        assert word in text, (word, text)
+    assert_named(ex_id, what, codes, words)
 
 
 # ---------------------------------------------------------------- ch06：结果不随 h 变

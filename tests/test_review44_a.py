@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from review_cases import novel as _novel, run_attempt as _run
+from review_cases import assert_named, novel as _novel, run_attempt as _run
 
 ITEMS = Path(__file__).resolve().parents[1] / "dsx_util" / "exercises" / "items"
 
@@ -34,13 +34,7 @@ REVIEW44 = [
 
 @pytest.mark.parametrize("ex_id,what,codes,words", REVIEW44, ids=[f"{r[0]}-{r[2][-1]}" for r in REVIEW44])
 def test_review44_attempt_is_named(ex_id, what, codes, words):
-    listed_codes, source = _novel(ex_id)[what]
-    assert listed_codes == codes
-    result = _run(ex_id, source)
-    assert result["codes"] == codes, result["messages"]
-    text = "\n".join(result["messages"])
-    for word in words:
-        assert word in text, (word, text)
+    assert_named(ex_id, what, codes, words)
 
 
 def test_ch07_skipped_column_does_not_blame_the_division_or_cite_chapter_4():

@@ -10,7 +10,7 @@ import pytest
 
 from dsx_util.exercises import list_checks
 from dsx_util.exercises.catalog import EXERCISES, get_exercise
-from review_cases import novel as _novel, run_attempt as _run
+from review_cases import assert_named, run_attempt as _run
 
 # (练习 id, NOVEL 里的说明, 应得的代码, 说明里应有的词, 说明里不应有的词)
 REVIEW44 = [
@@ -37,15 +37,7 @@ REVIEW44 = [
 
 @pytest.mark.parametrize("ex_id,what,codes,words,absent", REVIEW44, ids=[f"{r[0]}-{i}" for i, r in enumerate(REVIEW44)])
 def test_review44_attempt_is_named(ex_id, what, codes, words, absent):
-    listed_codes, source = _novel(ex_id)[what]
-    assert listed_codes == codes
-    result = _run(ex_id, source)
-    assert result["codes"] == codes, result["messages"]
-    text = "\n".join(result["messages"])
-    for word in words:
-        assert word in text, (word, text)
-    for word in absent:
-        assert word not in text, (word, text)
+    assert_named(ex_id, what, codes, words, absent)
 
 
 def _solutions(ex_id, *others):

@@ -10,7 +10,7 @@
 """
 import pytest
 
-from review_cases import novel as _novel, run_attempt as _run
+from review_cases import assert_named, run_attempt as _run
 
 # (练习 id, NOVEL 里的说明, 应得的代码, 说明里应有的词, 说明里不许有的词)
 REVIEW45 = [
@@ -27,15 +27,7 @@ REVIEW45 = [
 
 @pytest.mark.parametrize("ex_id,what,codes,words,never", REVIEW45, ids=[f"{r[0]}-{r[2][-1]}" for r in REVIEW45])
 def test_review45_attempt_is_named(ex_id, what, codes, words, never):
-    listed_codes, source = _novel(ex_id)[what]
-    assert listed_codes == codes
-    result = _run(ex_id, source)
-    assert result["codes"] == codes, result["messages"]
-    text = "\n".join(result["messages"])
-    for word in words:
-        assert word in text, (word, text)
-    for word in never:
-        assert word not in text, (word, text)
+    assert_named(ex_id, what, codes, words, never)
 
 
 # ---------------------------------------------------------------- 只返回了一行：看学习者的 return 在哪里

@@ -10,7 +10,7 @@ import pytest
 
 from dsx_util.exercises.catalog import get_exercise
 from dsx_util.exercises.feedback import explain_error, learner_source
-from review_cases import novel, run_attempt
+from review_cases import assert_named, run_attempt
 
 RMS, DYT = "ch08-rms-norm-list", "ch12-dyt-list"
 
@@ -27,13 +27,7 @@ REVIEW45 = [
 
 @pytest.mark.parametrize("ex_id,what,codes,words", REVIEW45, ids=[r[1] for r in REVIEW45])
 def test_review45_attempt_is_named(ex_id, what, codes, words):
-    listed, source = novel(ex_id)[what]
-    assert listed == codes
-    result = run_attempt(ex_id, source)
-    assert result["codes"] == codes, result["messages"]
-    text = "\n".join(result["messages"])
-    for word in words:
-        assert word in text, (word, text)
+    assert_named(ex_id, what, codes, words)
 
 
 # ---------------------------------------------------------------- ch08：均方算错了哪一步
