@@ -72,7 +72,7 @@ def _toolbar(ex, static, first):
             '再按「运行并检查」：代码在你的浏览器里运行，不需要安装任何东西。</div>'
             '<div class="dsx-inpage-keys"><span class="dsx-keys-desk">编辑器里 Tab 是缩进；先按 Esc 再按 Tab 离开编辑器，'
             'Ctrl+Enter 运行并检查。</span><span class="dsx-keys-touch">点一下代码就能编辑；长的行在编辑器里自动折行；'
-            '回车后编辑器会自动缩进（冒号后多缩进一层），不用自己打空格，要退回上一层就用退格键删掉多出的空格；'
+            '回车后编辑器会自动缩进（冒号后多缩进一层），不用自己打空格，在行首按一次退格键退回一层；'
             '改好后按「运行并检查」。</span></div>'
             '</div>'
             + (_LOADER if first else ""))

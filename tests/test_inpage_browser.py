@@ -356,7 +356,8 @@ def test_torch_exercises_on_the_web_say_where_to_run_them(visited, site_url, pat
 
 def test_phone_editor_wraps_and_speaks_touch(browser, site_url, chapter_page):
     """手机（390 px、触屏）：按键说明不提 Esc、Tab、Ctrl（触屏键盘没有），而是触屏的说法；编辑器里长的行折行显示，
-    每一行都完整地落在编辑器里（不需要横向滚动才看得到行尾），也就不再有「代码较宽」的提示。有实体键盘的宽屏仍说 Esc 与 Tab。"""
+    每一行都完整地落在编辑器里（不需要横向滚动才看得到行尾），也就不再有「代码较宽」的提示；续行多缩进 4 格，行首的退格一次
+    退回一层。有实体键盘的宽屏仍说 Esc 与 Tab。"""
     ex = next(ex for ex in IN_PAGE if ex.id == "ch04-layer-norm-rows")
     phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                 device_scale_factor=2, locale="zh-CN")
@@ -382,12 +383,35 @@ def test_phone_editor_wraps_and_speaks_touch(browser, site_url, chapter_page):
     }""", n)
     assert fits["wrap"] and fits["scroll"] <= 1 and fits["right"] <= 1, fits
     assert fits["tall"] > 30, "最长的那一行应折成几行显示"
+    # 评审 r46：续行从这一行代码的开头再往右 4 格起，不会从第 0 列起、看起来像一个没有缩进的新行
+    rows = page.evaluate("""n => {
+        const cm = document.querySelectorAll('.dsx-inpage-code')[n].querySelector('.CodeMirror').CodeMirror;
+        const line = cm.lastLine() - 1, text = cm.getLine(line), code = text.length - text.trimStart().length;
+        const start = cm.charCoords({line, ch: code}, 'local');
+        const wrapped = [...Array(text.length).keys()].map(ch => cm.charCoords({line, ch}, 'local'))
+            .filter(c => c.top > start.top + 1);
+        return {code: start.left, next: Math.min(...wrapped.map(c => c.left)), rows: new Set(wrapped.map(c => c.top)).size,
+                char: cm.defaultCharWidth()};
+    }""", n)
+    assert rows["rows"] >= 1, rows
+    assert abs(rows["next"] - (rows["code"] + 4 * rows["char"])) <= 1, rows
     _set_code(page, n, "")   # 说明里的「回车后编辑器会自动缩进」是真的：敲完 def 行回车，下一行已有 4 个空格
     page.locator(".dsx-inpage-code").nth(n).locator(".CodeMirror-lines").tap()
     page.keyboard.type("def f(values):")
     page.keyboard.press("Enter")
     assert page.evaluate(f"() => document.querySelectorAll('.dsx-inpage-code')[{n}].querySelector('.CodeMirror')"
                          ".CodeMirror.getValue()") == "def f(values):\n    "
+    # 评审 r46：行首的空格里按一次退格退回一层（4 个空格），不是一个；代码中间的退格仍只删一个字符
+    page.keyboard.type("for v in values:")
+    page.keyboard.press("Enter")
+    page.keyboard.type("total = v")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Backspace")
+    page.keyboard.type("return total")
+    page.keyboard.press("Backspace")
+    assert page.evaluate(f"() => document.querySelectorAll('.dsx-inpage-code')[{n}].querySelector('.CodeMirror')"
+                         ".CodeMirror.getValue()") == ("def f(values):\n    for v in values:\n        total = v\n"
+                                                       "    return tota")
     phone.close()
     desk = chapter_page(ex.chapter)     # 宽屏：与本章其他测试共用的那一页
     assert "先按 Esc 再按 Tab" in desk.locator(".dsx-inpage-keys").nth(n).inner_text()

@@ -98,6 +98,24 @@
     st.cm.on("keydown", (cm, e) => { if (!["Escape", "Tab", "Shift"].includes(e.key)) st.escaped = false; });
     st.cm.on("blur", () => { st.escaped = false; });
     st.cm.on("change", (cm) => localStorage.setItem(st.key, cm.getValue()));
+    // 行首的空格里按退格：一次退回一层（到上一个 4 的倍数），不是一个空格（手机上退出一层循环要按 4 下，评审 r46）。
+    // 实体键盘的退格是 "+delete"，手机的 contenteditable 输入由 DOM 的差别得出，是 "+input"：两种都只删了光标前的一个空格
+    st.cm.on("beforeChange", (cm, ch) => {
+      if (!["+delete", "+input"].includes(ch.origin) || ch.text.join("") !== "" || cm.somethingSelected()
+          || ch.from.line !== ch.to.line || ch.to.ch - ch.from.ch !== 1) return;
+      const cur = cm.getCursor();
+      const head = cm.getLine(ch.to.line).slice(0, ch.to.ch);
+      if (cur.line !== ch.to.line || cur.ch !== ch.to.ch || !/^ +$/.test(head)) return;
+      ch.update({ line: ch.from.line, ch: Math.floor((ch.to.ch - 1) / 4) * 4 }, ch.to, [""]);
+    });
+    // 折行显示的续行比这一行的代码再多缩进 4 格：续行不会被看成一个没有缩进的新行（评审 r46）
+    st.cm.on("renderLine", (cm, line, elt) => {
+      const lead = CodeMirror.countColumn(/^\s*/.exec(line.text)[0], null, cm.getOption("tabSize"));
+      const hang = (lead + 4) * cm.defaultCharWidth();
+      elt.style.textIndent = `-${hang}px`;
+      elt.style.paddingLeft = `${4 + hang}px`;   // 4：CodeMirror 给每行的左边距
+    });
+    st.cm.refresh();
     return st;
   }
 
