@@ -1,7 +1,9 @@
-# 导入：feedback、list_checks。
+# 导入：标准库、feedback、list_checks。
 """练习 ch01-count-norms 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+import ast
+
 from ...feedback import checker, message
-from ...list_checks import call_or_stop, list_not_tuple
+from ...list_checks import call_or_stop, function_source, list_not_tuple
 
 CODES = {
     "not_pair": "应返回两个整数 (层归一化的个数, 参数总数)，例如 return 个数, 参数总数；实际返回的是 {value!r:.60}。",
@@ -26,6 +28,10 @@ CODES = {
     "params_added": "参数总数不对（配置 emb_dim={emb_dim}）：你的是 {got_params} = {count} + {per}，即 个数 + 2 × emb_dim。"
                     "每个层归一化有 2 × emb_dim = {per} 个参数（这一步对了），{count} 个层归一化一共是 个数 × 2 × emb_dim"
                     " = {want_params}：要相乘，不是加。",
+    # 评审 r46：2*L+1*2*E 少了括号（* 比 + 先算），引用学习者写的那一段
+    "params_brackets": "参数总数不对（配置 n_layers={n_layers}，emb_dim={emb_dim}）：你的是 {got_params} = "
+                       "2 × n_layers + 2 × emb_dim。少了括号：* 比 + 先算，{said}算的是 2 × n_layers + (1 × 2 × emb_dim)。"
+                       "先把个数 2 × n_layers + 1 括起来，再乘 2 × emb_dim{fix}。",
     "extra_term": "参数总数比 个数 × 2 × emb_dim = {want_params} {more}（你的是 {got_params}），正好是 cfg[\"{key}\"]："
                   "层归一化的参数只有每个的 γ 与 β，总数里不该有这一项。",
     "wrong_total": "参数总数不对（配置 n_layers={n_layers}，emb_dim={emb_dim}）：应是 个数 × 2 × emb_dim = {count} × {per}"
@@ -44,6 +50,31 @@ def _key_used(cfg, count):
                  and v != cfg["n_layers"] and count == 2 * v + 1), None)
 
 
+def _bracket_quote(fn):
+    """学习者写的 `2*L+1*2*E`（+ 后面是以 1 开头的乘积）：{"said": …, "fix": 加了括号的写法}；找不到或看不到源码时
+    只给参考答案的写法。只用来引用：是不是这种错误，由检查器按值判断（总数 = 2·n_layers + 2·emb_dim）。"""
+    default = {"said": "你的代码", "fix": '，写成 `(2 * cfg["n_layers"] + 1) * 2 * cfg["emb_dim"]`'}
+    found = function_source(fn) if fn is not None else None
+    if found is None:
+        return default
+    source, node = found
+    lines = source.splitlines()
+    for n in ast.walk(node):
+        if not (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add) and isinstance(n.right, ast.BinOp)
+                and isinstance(n.right.op, ast.Mult) and n.lineno == n.end_lineno):
+            continue
+        one = n.right
+        while isinstance(one, ast.BinOp) and isinstance(one.op, ast.Mult):
+            one = one.left
+        if isinstance(one, ast.Constant) and one.value == 1 and one.end_lineno == n.lineno:
+            line = lines[n.lineno - 1].encode()   # 列号按 UTF-8 字节数
+            text = line[n.col_offset:n.end_col_offset].decode()
+            fix = "(" + line[n.col_offset:one.end_col_offset].decode() + ")" + \
+                line[one.end_col_offset:n.end_col_offset].decode()
+            return {"said": f"你写的 `{text}` ", "fix": f"，写成 `{fix}`"}
+    return default
+
+
 def _total_code(cfg, count, params):
     """个数对了、参数总数错了（每个的参数也不是只有 γ）：错在哪里。(代码, cfg 里的键或 None)。
 
@@ -54,6 +85,8 @@ def _total_code(cfg, count, params):
     want = count * 2 * e
     if params == count + 2 * e:
         return "params_added", None
+    if params == 2 * cfg["n_layers"] + 2 * e:   # (2·n_layers + 1)·2·emb_dim 少了括号：2·n_layers + 1·2·emb_dim
+        return "params_brackets", None
     key = next((k for k, v in cfg.items() if isinstance(v, int) and not isinstance(v, bool) and v == abs(params - want)),
                None)
     if key:
@@ -125,6 +158,8 @@ def check_count_norms(fn):
                           more=f"多了 {diff}" if diff > 0 else f"少了 {-diff}")
             if code == "wrong_params":
                 fields["per"] = params // count
+            if code == "params_brackets":
+                fields.update(_bracket_quote(fn))
         return [(code, message(CODES, code, **fields))]
     if listed is not None:
         return [list_not_tuple(listed, "(层归一化的个数, 参数总数)", "个数, 参数总数")]

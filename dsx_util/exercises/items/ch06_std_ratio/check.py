@@ -4,7 +4,7 @@ import ast
 import math
 
 from ...feedback import checker, message
-from ...list_checks import call_or_stop, dropped_brackets, rounded_digits
+from ...list_checks import call_or_stop, dropped_brackets, function_source, rounded_digits
 
 CODES = {
     "inverted": "比值倒过来了：有偏估计除以 H，无偏估计除以 H−1，哪一个标准差更小？",
@@ -27,6 +27,9 @@ CODES = {
     # 评审 r45：h - 1 / h 少了括号（/ 比 − 先算），引用学习者写的那一段
     "bracket_h_minus_1": "H={h} 时你的结果是 {actual:.6g}：少了括号，/ 比 − 先算，{said}算的是 H − 1/H，不是 (H−1)/H。"
                          "把 H − 1 括起来{fix}。",
+    # 评审 r46：x ** 1 / 2 是 (x¹)/2（** 比 / 先算），不是开平方；引用学习者写的那一段
+    "pow_half": "H={h} 时你的结果是 {actual:.6g}，正好是 {ratio} 的一半：{said}不是开平方。** 比 / 先算，"
+                "`x ** 1 / 2` 是 (x¹)/2 = x/2，即除以 2。开平方写 `** 0.5`、`** (1 / 2)` 或 math.sqrt{fix}。",
     "wrong_value": "H={h} 时你的结果是 {actual:.6g}，不对：有偏方差除以 H，无偏方差除以 H−1；"
                    "比值只由这两个分母决定，标准差之比是方差之比的平方根。",
 }
@@ -48,6 +51,8 @@ FORMULAS = [
 
 # 少了括号的写法（h - 1 / h），开方或没开方：与学习者的结果在每个 H 上都相同时报这些代码
 SLIPS = [(("bracket_h_minus_1",), lambda h: math.sqrt(h - 1 / h)), (("bracket_h_minus_1", "missing_sqrt"), lambda h: h - 1 / h)]
+# 「开平方」写成了 x ** 1 / 2（= x/2）：比值本身或倒过来的比值的一半
+HALVES = [(("pow_half",), "(H−1)/H", lambda h: (h - 1) / h / 2), (("pow_half", "inverted"), "H/(H−1)", lambda h: h / (h - 1) / 2)]
 
 
 def _value(fn, h):
@@ -73,11 +78,43 @@ def _constant(fn):
     return message(CODES, "h_ignored", hs="、".join(str(h) for h in HS), actual=got[0], which=which)
 
 
+def _pow_one_half(fn):
+    """学习者写的 `x ** 1 / 2`：(那一段, 写成开平方的样子)；找不到或看不到源码时 None。只用来引用，是不是这种错误按值判断。"""
+    found = function_source(fn) if fn is not None else None
+    if found is None:
+        return None
+    source, node = found
+
+    def power_one(e):
+        while isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Mult, ast.Div)):
+            e = e.right
+        return isinstance(e, ast.BinOp) and isinstance(e.op, ast.Pow) and isinstance(e.right, ast.Constant) \
+            and e.right.value == 1
+    for n in ast.walk(node):
+        if (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and isinstance(n.right, ast.Constant)
+                and n.right.value == 2 and power_one(n.left)):
+            text = ast.get_source_segment(source, n)
+            fix = "((h - 1) / h) ** 0.5"
+            if isinstance(n.left, ast.BinOp) and isinstance(n.left.op, ast.Pow):
+                base = ast.get_source_segment(source, n.left.left)
+                simple = isinstance(n.left.left, (ast.Name, ast.Call, ast.Subscript, ast.Attribute, ast.Constant))
+                fix = f"{base} ** 0.5" if simple else f"({base}) ** 0.5"
+            return (text, fix) if text else None
+    return None
+
+
 def _slip(fn, h, got):
-    """学习者的结果在每个 H 上都等于 h - 1 / h 一类的写法（少了括号）时：那些说明；否则 None。"""
+    """学习者的结果在每个 H 上都等于 h - 1 / h 一类的写法（少了括号）或 x ** 1 / 2（不是开平方）时：那些说明；否则 None。"""
     values = {k: _value(fn, k) for k in HS}
     if any(v is None for v in values.values()):
         return None
+    for codes, ratio, f in HALVES:
+        if all(math.isclose(values[k], f(k), rel_tol=1e-6, abs_tol=1e-12) for k in HS):
+            quote = _pow_one_half(fn)
+            fields = {"said": f"你写的 `{quote[0]}` " if quote else "你的代码",
+                      "fix": f"，例如 `{quote[1] if quote else '((h - 1) / h) ** 0.5'}`"}
+            return [(codes[0], message(CODES, codes[0], h=h, actual=got, ratio=ratio, **fields))] + \
+                [(c, CODES[c]) for c in codes[1:]]
     for codes, f in SLIPS:
         if all(math.isclose(values[k], f(k), rel_tol=1e-6, abs_tol=1e-12) for k in HS):
             fields = dropped_brackets(fn, ast.Sub, ast.Div, "({a} - {b}) / {c}")

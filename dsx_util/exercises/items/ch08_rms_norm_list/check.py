@@ -1,9 +1,12 @@
 # 导入：标准库、feedback、list_checks。
 """练习 ch08-rms-norm-list 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
+import ast
 import math
+import re
 
 from ...feedback import Stop, checker, fmt_num, fmt_pair, message
-from ...list_checks import as_floats, call_or_stop, combine, first_difference, judge, lists_close, max_abs_of, mean_of, unchanged
+from ...list_checks import (as_floats, call_or_stop, combine, dropped_brackets, first_difference, function_source, judge,
+                            lists_close, max_abs_of, mean_of, unchanged)
 
 CODES = {
     "subtracted_mean": "你先减去了均值（算的是标准差）：均方根归一化不减均值，直接对 x² 求平均。",
@@ -14,10 +17,11 @@ CODES = {
     "no_eps": "分母里少了 ε：全为 0 的输入会得到 0/0。",
     "eps_divided": "ε 放错了位置：ε 加到了平方和上、再和它一起除以 H（(Σx² + ε)/H），均方里只加了 ε/H，"
                    "很小的那组数差得最多。先除以 H 得到均方 mean(x²)，再加 ε：√(mean(x²) + ε)。",
-    "eps_ignored": "调用时传入 eps={eps}，你的结果却和 eps=1e-6 时一样：请用参数 eps，不要写死。",
+    # 评审 r46：ε 写死成别的常数（1e-5 抄自层归一化）时结果也不随 eps 变：说出来，能认出常数时说出它（{what}）
+    "eps_ignored": "调用时传入 eps={eps}，你的结果却和 eps={other} 时一样{what}：请用参数 eps，不要写死。",
     "divided_by_norm": "你除以的是向量的长度 ‖x‖ = √(Σx²)，不是均方根 √(mean(x²))：输出整体小了 √H = {root} 倍"
                        "（γ = 1 时输出的均方是 {ms}，应约为 1）。平方和之后还要除以 H。",
-    "row_rms_not_one": "γ = 1 时，你的输出的均方（x² 的平均）是 {got}，应为 ms/(ms + ε) ≈ {want}{hint}",
+    "row_rms_not_one": "γ = 1 时，你的输出 y 的均方 mean(y²) 是 {got}，应为 mean(x²)/(mean(x²) + ε) ≈ {want}{hint}",
     "not_proportional": "γ = 1 时，你的输出不是输入的同一个倍数（第 1 个是输入的 {a} 倍，第 {j} 个是 {b} 倍）："
                         "均方根归一化只把整个向量除以同一个数，不减均值、不逐个变换。",
     "not_scale_invariant": "把输入整体乘以 4 后，你的输出变了，最大变化 {diff}；除了 ε 的微小影响，应该不变：除以均方根后，倍数会被抵消。",
@@ -32,6 +36,12 @@ CODES = {
     "square_of_sum_total": "你算的是和的平方 (Σx)²（先把 x 加起来再平方），不是平方的平均 Σx²/H = mean(x²)："
                            "每个数先平方、再相加、再除以 H，写成 `sum(v * v for v in values) / len(values)`。",
     "times_rms": "你把 x 乘以了均方根：要除以它，yᵢ = γᵢ · xᵢ / √(mean(x²) + ε)。",
+    # 评审 r46：ms + eps ** 0.5（或 math.sqrt(eps)）：只有 ε 开了方；少了括号时引用学习者写的那一段（{slip}{said}{fix}）
+    "bracket_sqrt_eps": "{slip}{said}算的是 mean(x²) + √ε：只有 ε 开了方，均方没有开方。分母应是 √(mean(x²) + ε)："
+                        "先把均方和 ε 相加，再开方{fix}。",
+    # x ** 1 / 2 是 (x¹)/2：** 比 / 先算（ch06 的评审 r46 同一种错误）
+    "pow_half": "{said}不是开平方：** 比 / 先算，`x ** 1 / 2` 是 (x¹)/2 = x/2，即除以 2。分母应是 √(mean(x²) + ε)："
+                "开平方写 `** 0.5`、`** (1 / 2)` 或 math.sqrt{fix}。",
     "h_hard_coded": "H = 4 个数的输入都对，换成 H = 6 个数的输入{what}：{how}。有几个数要用 len(values) 得到，不要写死。",
 }
 
@@ -49,18 +59,18 @@ def _rms_model(values, gamma, eps, center=False, sqrt=True, eps_kind="inside", u
     else:
         ms = mean_of([v * v for v in xs])
     e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-6, "squared": eps * eps,
-         "divided": eps / len(values)}[eps_kind]
+         "divided": eps / len(values), "rooted": math.sqrt(eps)}[eps_kind]
     if abs_mean:
         d = ms + e
     elif eps_kind == "outside":
         d = math.sqrt(ms) + e
     else:
-        d = math.sqrt(ms + e) if sqrt else ms + e
+        d = (ms + e) / 2 if sqrt == "half" else math.sqrt(ms + e) if sqrt else ms + e   # "half"：x ** 1 / 2
     g = gamma if use_gamma else [1.0] * len(values)
     return [gi * v * d if times else gi * v / d for v, gi in zip(xs, g)]
 
 
-_RMS_FLAG_CODES = {("center", True): "subtracted_mean", ("sqrt", False): "missing_sqrt",
+_RMS_FLAG_CODES = {("center", True): "subtracted_mean", ("sqrt", False): "missing_sqrt", ("sqrt", "half"): "pow_half",
                    ("eps_kind", "outside"): "eps_outside_sqrt", ("eps_kind", "missing"): "no_eps",
                    ("eps_kind", "fixed"): "eps_ignored", ("eps_kind", "divided"): "eps_divided", ("use_gamma", False): "no_gamma", ("abs_mean", True): "abs_mean",
                    ("norm", True): "divided_by_norm", ("ms_kind", "square_of_sum"): "square_of_sum",
@@ -141,6 +151,102 @@ def _probe(fn, gamma, eps_kind, eps=0.25):
                for a, b in zip(got, _rms_model(values, gamma, eps, eps_kind=eps_kind)))
 
 
+def _eps_text(x):
+    """ε 写成代码里的样子：1e-5、0.001、0.25（不写 1e-05）。"""
+    text = f"{x:.3g}"
+    mantissa, _, exponent = text.partition("e")
+    return f"{mantissa}e{int(exponent)}" if exponent else text
+
+
+def _eps_fixed(fn, gamma, eps, found, flags):
+    """结果不随参数 eps 变（用一组很小的数、分别传入 eps 与大的 ε = 0.25，结果相同）：ε 写死了。返回一条 eps_ignored
+    （能认出写死的常数 c、即分母是 √(mean(x²) + c) 时说出 c），另有的一处非 ε 错误附在后面。
+    结果随 eps 变、与没有 ε 的某种写法相同（写死成 0 与少了 ε 分不开，沿用原来的说明）、或已经说了写死时 None。"""
+    eps_codes = {"eps_outside_sqrt", "no_eps", "eps_divided", "eps_ignored", "eps_squared", "bracket_sqrt_eps"}
+    if {"no_eps", "eps_ignored"} & {c for c, _ in found or []}:
+        return None
+    values, big = [0.001, -0.002, 0.0015, 0.0005], 0.25   # 很小的数：写死的 ε 哪怕只有 1e-8 也看得出
+    try:
+        got, other = (as_floats(call_or_stop(fn, list(values), list(gamma), eps=e), len(values), "输出") for e in (eps, big))
+    except Stop:
+        return None
+    if not all(math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15) for a, b in zip(got, other)):
+        return None
+    no_eps = {k: v for k, v in flags.items() if k != "eps_kind"}
+    models = combine(no_eps, {k: v[0] for k, v in no_eps.items()}, lambda **s: _rms_model(values, gamma, 0.0, **s),
+                     lambda k, v: (k, v))
+    if any(lists_close(got, m, tol=1e-9) for m in [_rms_model(values, gamma, 0.0)] + list(models.values())):
+        return None
+    what = ""
+    ms = mean_of([v * v for v in values])
+    if all(y != 0 for y in got):
+        cs = [(g * v / y) ** 2 - ms for v, g, y in zip(values, gamma, got)]   # 分母² − 均方：写死的 ε
+        c = cs[0]
+        if c > 0 and all(math.isclose(x, c, rel_tol=1e-6) for x in cs):
+            c = float(_eps_text(c))
+            if lists_close(got, [g * v / math.sqrt(ms + c) for v, g in zip(values, gamma)], tol=1e-9):
+                said = _eps_text(c)
+                what = f"，ε 像是写死成了 {said}（分母是 √(mean(x²) + {said})" + \
+                       ("；1e-5 是层归一化的默认值，这道题默认 1e-6）" if c == 1e-5 else "）")
+    text = message(CODES, "eps_ignored", eps=_eps_text(eps), other=_eps_text(big), what=what)
+    both = "同时有两处错误。"
+    rest = [(c, m.removeprefix(both)) for c, m in found or [] if c not in eps_codes]
+    if len(rest) > 1:
+        return None
+    return [("eps_ignored", both + text if rest else text)] + rest
+
+
+def _pow_one_half(fn):
+    """学习者写的 `x ** 1 / 2`（** 比 / 先算，是 x/2）：(那一段, 写成开平方的样子或 None)；找不到或看不到源码时 None。
+
+    只用来引用：是不是这种错误，由检查器按值判断。"""
+    found = function_source(fn) if fn is not None else None
+    if found is None:
+        return None
+    source, node = found
+
+    def power_one(e):
+        while isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Mult, ast.Div)):
+            e = e.right
+        return isinstance(e, ast.BinOp) and isinstance(e.op, ast.Pow) and isinstance(e.right, ast.Constant) \
+            and e.right.value == 1
+    for n in ast.walk(node):
+        if (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and isinstance(n.right, ast.Constant)
+                and n.right.value == 2 and power_one(n.left)):
+            text = ast.get_source_segment(source, n)
+            fix = None
+            if isinstance(n.left, ast.BinOp) and isinstance(n.left.op, ast.Pow):
+                base = ast.get_source_segment(source, n.left.left)
+                simple = isinstance(n.left.left, (ast.Name, ast.Call, ast.Subscript, ast.Attribute, ast.Constant))
+                fix = f"{base} ** 0.5" if simple else f"({base}) ** 0.5"
+            return (text, fix) if text else None
+    return None
+
+
+def _quoted(fn, found):
+    """bracket_sqrt_eps、pow_half 的说明里引用学习者写的那一段（看不到源码时说「你的分母」）。"""
+    out = []
+    for code, text in found or []:
+        both = "同时有两处错误。" if text.startswith("同时有两处错误。") else ""
+        if code == "bracket_sqrt_eps":
+            # 指数保留括号：eps ** (1 / 2) 改成 (ms + eps) ** (1 / 2)，不是 ** 1 / 2；单个数或名字不加括号
+            fields = dropped_brackets(fn, ast.Add, ast.Pow, "({a} + {b}) ** ({c})")
+            if fields["fix"]:
+                fields["fix"] = re.sub(r"\*\* \(([\w.]+)\)`$", r"** \1`", fields["fix"])
+                fields["slip"] = "少了括号：** 比 + 先算，"
+            else:
+                fields = {"slip": "", "said": "你的分母",
+                          "fix": "，写成 `math.sqrt(ms + eps)` 或 `(ms + eps) ** 0.5`（ms 为均方 mean(x²)）"}
+            text = both + message(CODES, code, **fields)
+        elif code == "pow_half":
+            quote = _pow_one_half(fn)
+            said = f"你写的 `{quote[0]}` " if quote else "你的分母"
+            fix = f"，例如 `{quote[1]}`" if quote and quote[1] else ""
+            text = both + message(CODES, code, said=said, fix=fix)
+        out.append((code, text))
+    return out if found is not None else None
+
+
 def _sizes(fn, eps=1e-6):
     """检查用的输入都是 H = 4 个数：再用 6 个数算一次，写死了 4 的代码（/ 4、range(4)）在这里不对。"""
     values, gamma = [1.0, -2.0, 3.0, 0.5, -1.5, 2.5], [1.5, 0.5, -1.0, 2.0, 0.75, 1.25]
@@ -176,16 +282,26 @@ def check_rms_norm_list(fn):
         got = as_floats(call_or_stop(fn, *given, eps=eps), 4, "输出")
         changed = unchanged((values, gamma), given, "列表（values 或 gamma）")
         want = _rms_model(values, gamma, eps)
-        flags = {"center": [False, True], "sqrt": [True, False],
+        flags = {"center": [False, True], "sqrt": [True, False, "half"],
                  "eps_kind": ["inside", "outside", "missing", "divided"] + (["fixed"] if eps != 1e-6 else []),
                  "use_gamma": [True, False], "abs_mean": [False, True], "norm": [False, True],
                  "ms_kind": ["mean_sq", "square_of_sum", "square_of_sum_total"], "times": [False, True]}
         variants = combine(flags, {k: v[0] for k, v in flags.items()}, lambda **s: _rms_model(values, gamma, eps, **s),
                             lambda k, v: _RMS_FLAG_CODES[(k, v)])
+        # 只有 ε 开了方（ms + eps ** 0.5）：没开方、ε 却换成了 √ε，一种错误，不是两种
+        variants[("bracket_sqrt_eps",)] = _rms_model(values, gamma, eps, sqrt=False, eps_kind="rooted")
         found = judge(got, want, variants, CODES,
-                       {"eps": eps, "root": fmt_num(math.sqrt(4)), "ms": fmt_num(mean_of([v * v for v in got]))})
+                       {"eps": eps, "other": "1e-6", "what": "", "root": fmt_num(math.sqrt(4)),
+                        "ms": fmt_num(mean_of([v * v for v in got]))})
         if found and [c for c, _ in found] == ["no_eps"] and _probe(fn, gamma, "squared"):
             found = [("eps_squared", CODES["eps_squared"])]   # ε 很小时 ε² 与没有 ε 分不开：用大的 ε 再试一次
+        if found and "eps_outside_sqrt" in [c for c, _ in found] and not _probe(fn, gamma, "outside"):
+            found = None   # ε 很小时根号里外差得很少（写死的 1e-5 在根号里也像 ε 在外面）：大的 ε 下不吻合就不这样说
+        if found != [] and not lists_close(got, want):
+            fixed = _eps_fixed(fn, gamma, eps, found, flags)
+            if fixed:
+                found = fixed
+        found = _quoted(fn, found)
         if found is None:
             found = _rms_steps(fn, eps) or [first_difference(got, want)]
         if found or changed:

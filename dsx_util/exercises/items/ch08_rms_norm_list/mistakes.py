@@ -202,6 +202,33 @@ def rms_norm_list(values, gamma, eps=1e-6):
     r = math.sqrt(ms + eps)
     return [g * v / r + g for g, v in zip(gamma, values)]
 """),
+    # 评审 r46 的尝试（逐字）：ε 写死成 1e-5（抄自层归一化）以前被说成「ε 加在了根号外面」，而 ε 正在根号里
+    ('评审 r46：ε 写死成 1e-5（层归一化的默认值），不用参数 eps', ['eps_ignored'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    d = math.sqrt(ms + 1e-5)
+    return [g * v / d for v, g in zip(values, gamma)]
+"""),
+    # 评审 r46 的尝试（逐字）：以前只有两条症状（输出的均方不是 1、不随倍数抵消），没说只给 ε 开了方
+    ('评审 r46：只给 ε 开了方（ms + eps ** 0.5）', ['bracket_sqrt_eps'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values) + eps ** 0.5
+    d = ms
+    return [g * v / d for v, g in zip(values, gamma)]
+"""),
+    # 与评审 r46 在 ch06 的 ** 1 / 2 同一种错误：** 比 / 先算，是除以 2 而不是开平方
+    ('** 1 / 2 不是开平方（(ms + eps) ** 1 / 2）', ['pow_half'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    d = (ms + eps) ** 1 / 2
+    return [g * v / d for v, g in zip(values, gamma)]
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -219,6 +246,10 @@ WORDS = {
     '和的平方 (Σx)²，也没有除以 H': ['(Σx)²', '和的平方', '再除以 H'],
     'x 乘以了均方根（没有除）': ['乘以了均方根', '要除以它'],
     '乘完 γ 又加了 γ': ['正好是 γ', '又加了一次 γ'],
+    '评审 r46：ε 写死成 1e-5（层归一化的默认值），不用参数 eps': ['请用参数 eps', '写死成了 1e-5', '√(mean(x²) + 1e-5)'],
+    '评审 r46：只给 ε 开了方（ms + eps ** 0.5）': ['少了括号', '** 比 + 先算', '只有 ε 开了方', '均方没有开方',
+                                          '`(sum(v * v for v in values) / len(values) + eps) ** 0.5`'],
+    '** 1 / 2 不是开平方（(ms + eps) ** 1 / 2）': ['`(ms + eps) ** 1 / 2`', '** 比 / 先算', '除以 2', '`** 0.5`'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
