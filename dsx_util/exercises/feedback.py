@@ -46,6 +46,9 @@ MESSAGES = {
     # 先说一句中文（与 Python 版本无关），再给 Python 的原话（评审 r44：以前只有英文）
     "syntax_error": "第 {line} 行有语法错误：Python 读不懂这里的写法（常见的原因：少了逗号、括号或冒号，关键字拼错；"
                     "也可能错在上一行）。Python 的报错是 SyntaxError：{error}",
+    # 评审 r46：条件里把 == 写成了 =（Python 3.10+ 与 Pyodide 都说 Maybe you meant '=='）：说出 = 是赋值、比较写 ==
+    "assign_not_compare": "第 {line} 行的条件 `{said}` 里只有一个 =：= 是赋值，比较两个值是否相等要写两个等号 =="
+                          "{fixed}{plain}。Python 的报错是 SyntaxError：{error}",
     # 网页里最常见的头几种错误（list_checks.run_source 在运行代码之前认出它们，CPython 与 Pyodide 里说法相同）
     "fullwidth_punctuation": "第 {line} 行有中文输入法打出的全角标点 {chars}：Python 只认英文（半角）标点。"
                              "请把输入法切到英文（或把标点设成半角）再输入：{fixes}。",
@@ -69,6 +72,8 @@ MESSAGES = {
     "not_list": "应返回一个 Python 列表，实际返回的是 {kind}。",
     "wrong_length": "{what}应有 {expected} 个数，实际有 {actual} 个。",
     "wrong_rows": "输出应有 {expected} 行（每行一个列表），实际有 {actual} 行{hint}。",
+    # 一维输出只有 1 个数、应有好几个（list_checks.as_floats 给了正确输出时）：{hint} 说出它正是第 1 个输入的结果、return 在哪里
+    "one_value": "{what}应有 {expected} 个数，实际只有 1 个{hint}。",
     "one_row": "输出应有 {expected} 行（每行一个列表），你返回的却是一个 {length} 个数的一维列表，只有一行{hint}。",
     "columns_returned": "你返回的是列：{cols} 个列表，每个长 {rows}（每个特征一个）。输出要和输入一样按行排列，{rows} 行、每行 {cols} 个数"
                   "（每个样本一行）：把结果转置回来再返回（zip(*结果) 把列变回行）。",

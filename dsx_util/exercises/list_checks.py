@@ -8,7 +8,7 @@
 
 check.py 用到的公开工具（都在本文件）：call_or_stop（调用学习者的函数，失败时 Stop）、as_floats / as_rows（读出学习者
 返回的列表）、judge / combine（与典型错误及其两两组合的结果比较）、first_difference（第一个不对的位置）、unchanged
-（没有修改输入）、first_row_only / learner_return（只返回了一行：return 在循环里还是取了下标）、
+（没有修改输入）、first_row_only / learner_return（只返回了一行：return 在循环里还是取了下标）、first_value_only（一维输出只有第 1 个数：as_floats 的 want、fn 用它）、
 dropped_brackets（引用学习者少了括号的那一段）、list_not_tuple / tuple_rule（题目写明元组、写成了列表）、norm_steps / quiet（层归一化一类的逐步诊断）、mean_of / var_of / columns_of / copy_rows / flatten /
 max_abs_of / worst_of / rounded_digits（小算术）。每个检查按三层找问题：题目写明的要求（装饰器 feedback.checker 查）、与典型错误比较、
 都不吻合时逐步诊断。学习者的函数每次调用最多运行 TIME_LIMIT 秒（sys.settrace 计时，两处都适用），超时报 timeout。
@@ -51,11 +51,18 @@ def load_checker(checker_name, exercise_id=None):
 
 
 # ---------------------------------------------------------------- 比较列表
-def as_floats(value, length, what):
-    """把学习者返回的一维列表变成 float 列表；类型或长度不对时 Stop。"""
+def as_floats(value, length, what, want=None, fn=None):
+    """把学习者返回的一维列表变成 float 列表；类型或长度不对时 Stop。
+
+    want：正确的输出（可选）。只返回了 1 个数、它正是第 1 个输入的正确结果时，说明里说出这一点（first_value_only）。
+    fn：学习者的函数（可选）。那时看它的 return 在哪里（learner_return），只在 return 真在循环里时说缩进。
+    """
     if not isinstance(value, list):
         raise Stop([("not_list", message(None, "not_list", kind=type(value).__name__))])
     if len(value) != length:
+        hint = first_value_only(value, want, fn) if len(value) == 1 < length else ""
+        if hint:
+            raise Stop([("wrong_length", message(None, "one_value", what=what, expected=length, hint=hint))])
         raise Stop([("wrong_length", message(None, "wrong_length", what=what, expected=length, actual=len(value)))])
     out = []
     for v in value:
@@ -108,6 +115,28 @@ def first_row_only(actual, expected, fn=None):
         return f"：你的 `return {where[1]}` 只返回了第一行，要返回整个列表，写 `return {where[2]}`"
     # 看不到源码，或 return 既不在循环里、也没有取下标：只举例，不断言（与看不到源码时说法相同）
     return "：只处理了第一行（例如 return 缩进到了 for 循环里面，循环第一轮就返回了）"
+
+
+def first_value_only(value, want, fn=None):
+    """一维输出只有 1 个数 value、正确输出 want 有好几个：这个数正是第 1 个输入的结果时的半句说明，否则 ""。
+
+    按值认出（任何拼法都算），再按 learner_return 说原因：return 在 for/while 里时说缩进；顶层的 `return out[:1]`
+    原样引用；看不到源码或都不是时两种可能都说（与 _one_row_hint 看不到源码时一样，笔记本与网页说法相同）。
+    ch02、ch08、ch12 这类一维输出的练习都可以用（as_floats 的 want、fn）。
+    """
+    if not (isinstance(value, list) and len(value) == 1 and want and len(want) > 1):
+        return ""
+    v = value[0]
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not lists_close([float(v)], [want[0]]):
+        return ""
+    where = learner_return(fn) if fn is not None else None
+    said = "，正是第 1 个输入的结果"
+    if where and where[0] == "loop":
+        return said + "：return 缩进到了 for 循环里面，循环第一轮就返回了。return 要与 for 对齐，写在循环之后"
+    if where and where[0] == "subscript":
+        return said + f"：你的 `return {where[1]}` 只返回了第 1 个：要返回整个列表，写 `return {where[2]}`"
+    return (said + "：要么 return 缩进到了 for 循环里面、循环第一轮就返回了，要么 return 只取了第 1 个（例如 `return out[:1]`）；"
+            "return 要与 for 对齐、写在循环之后，返回整个列表")
 
 
 def function_source(fn):
@@ -516,7 +545,28 @@ def syntax_finding(source, exc):
         return ("missing_indent", message(None, "missing_indent", line=line))
     if msg.startswith("unindent does not match"):
         return ("uneven_indent", message(None, "uneven_indent", line=line))
+    if "Maybe you meant '=='" in msg:   # CPython 3.10+ 与 Pyodide（3.12、3.13）同一句：条件里的 == 写成了 =
+        return ("assign_not_compare", _assign_message(text, line, msg))
     return ("syntax_error", message(None, "syntax_error", line=line, error=msg))
+
+
+def _assign_message(text, line, error):
+    """条件里把 == 写成了 = 的说明：引用学习者的那一行，给出改成 == 的写法（改后能编译时才给）；
+    和 True / False 比较时再说直接写 `if 名字:` / `if not 名字:`。"""
+    said = text.strip()
+    fixed = re.sub(r"(?<![=!<>:+\-*/%&|^@])=(?!=)", "==", said, count=1)
+    try:
+        probe = "if" + fixed[4:] if fixed.startswith("elif") else fixed   # elif 单独不能编译
+        compile(probe + ("\n    pass\n" if probe.endswith(":") else ""), "<改写>", "exec")
+        fixed_text = f"：`{fixed}`"
+    except SyntaxError:
+        fixed_text = ""
+    plain = ""
+    m = re.fullmatch(r"(if|elif|while)\s+([A-Za-z_]\w*)\s*=\s*(True|False)\s*:?", said)
+    if m:
+        kw, name, value = m.groups()
+        plain = (f"；和 {value} 比较其实不必，布尔值可以直接做条件：`{kw} {'' if value == 'True' else 'not '}{name}:`")
+    return message(None, "assign_not_compare", line=line, said=said, fixed=fixed_text, plain=plain, error=error)
 
 
 def _indent_kinds(lines):

@@ -4,7 +4,7 @@ import ast
 import math
 
 from ...feedback import checker, message
-from ...list_checks import other_size, as_rows, call_or_stop, columns_of, combine, copy_rows, dropped_brackets, first_difference, judge, lists_close, mean_of, norm_steps, quiet, unchanged, var_of
+from ...list_checks import other_size, as_rows, call_or_stop, columns_of, combine, copy_rows, dropped_brackets, first_difference, flatten, judge, lists_close, mean_of, norm_steps, quiet, unchanged, var_of
 
 CODES = {
     "unbiased_var": "你用了无偏方差（除以 H−1）：式 (4.2) 的方差是有偏估计，除以 H。",
@@ -12,6 +12,9 @@ CODES = {
     "no_eps": "方差很小的那一行算错了：分母里少了 ε（式 (4.3)）。",
     "eps_ignored": "调用时传入 eps={eps}，你的结果却和 eps=1e-5 时一样：请用参数 eps，不要写死。",
     "wrong_axis": "你对每一列（跨行）做了归一化：层归一化对每一行的 H 个值各自归一化。",
+    # 评审 r46：以前得到 4 条症状（均值、方差、平移、别的行也变了）；按值认出，一条说明（ch07、ch13 的维度错误也这样）
+    "normalized_all": "均值和方差是把所有行放在一起算的：层归一化的均值和方差要在每一行里算（这一行的 H 个数），"
+                      "不是所有行一起算（式 (4.1)、(4.2)）。对每一行分别求 `sum(row) / len(row)` 和这一行的方差。",
     "no_centering": "没有减去均值：式 (4.3) 的分子是 x − μ。",
     "no_gamma_beta": "结果是标准化后的 x̂，还差式 (4.4)：乘缩放参数 γ、加平移参数 β。",
     "gamma_beta_swapped": "γ 和 β 用反了：式 (4.4) 是 γ ⊙ x̂ + β，γ 乘、β 加。",
@@ -62,7 +65,12 @@ def _ln_model(rows, gamma, beta, eps, unbiased=False, eps_kind="inside", center=
         denom = math.sqrt(var) + e if eps_kind == "outside" else (math.sqrt(var + e) if sqrt else var + e)
         denom += e if eps_kind == "twice" else 0.0
         return [(v - mu) / denom for v in vals]
-    xh = columns_of([norm(c) for c in columns_of(rows)]) if axis == "col" else [norm(r) for r in rows]
+    if axis == "all":   # 所有行的数放在一起求均值和方差
+        flat = norm(flatten(rows))
+        w = len(rows[0])
+        xh = [flat[i:i + w] for i in range(0, len(flat), w)]
+    else:
+        xh = columns_of([norm(c) for c in columns_of(rows)]) if axis == "col" else [norm(r) for r in rows]
     return [{"ok": [g * v + b for v, g, b in zip(r, gamma, beta)],
              "none": list(r),
              "swapped": [b * v + g for v, g, b in zip(r, gamma, beta)],
@@ -124,7 +132,7 @@ def _slips(fn, got, rows, gamma, beta, eps):
 
 _LN_FLAG_CODES = {("unbiased", True): "unbiased_var", ("eps_kind", "outside"): "eps_outside_sqrt",
                   ("eps_kind", "missing"): "no_eps", ("eps_kind", "fixed"): "eps_ignored", ("center", False): "no_centering",
-                  ("axis", "col"): "wrong_axis", ("affine", "none"): "no_gamma_beta",
+                  ("axis", "col"): "wrong_axis", ("axis", "all"): "normalized_all", ("affine", "none"): "no_gamma_beta",
                   ("affine", "swapped"): "gamma_beta_swapped", ("affine", "shift_first"): "shift_before_scale",
                   ("sqrt", False): "no_sqrt", ("affine", "first_only"): "gamma_beta_first_only",
                   ("eps_kind", "twice"): "eps_twice", ("eps_kind", "divided"): "eps_divided", ("eps_kind", "max"): "eps_max"}
@@ -142,7 +150,7 @@ def check_layer_norm_rows(fn):
         changed = unchanged((rows, gamma, beta), given, "列表（rows、gamma 或 beta）", "列表")
         flags = {"unbiased": [False, True],
                  "eps_kind": ["inside", "outside", "missing", "twice", "divided", "max"] + (["fixed"] if eps != 1e-5 else []),
-                 "center": [True, False], "axis": ["row", "col"], "affine": ["ok", "none", "swapped", "shift_first", "first_only"],
+                 "center": [True, False], "axis": ["row", "col", "all"], "affine": ["ok", "none", "swapped", "shift_first", "first_only"],
                  "sqrt": [True, False]}
         default = {k: v[0] for k, v in flags.items()}
         variants = combine(flags, default, lambda **s: _ln_model(rows, gamma, beta, eps, **s),

@@ -425,6 +425,15 @@ def layer_norm_rows(rows, gamma, beta, eps=1e-5):
         out.append([gamma[i] * (row[i] - mu) / math.sqrt(var) + eps + beta[i] for i in range(H)])
     return out
 """),
+    # 评审 r46 的尝试：以前得到 4 条症状（其中一条说第 3 行的方差是 0.001692）
+    ('评审 r46：均值和方差用所有行一起算', ['normalized_all'], """import math
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    flat = [x for row in rows for x in row]
+    mu = sum(flat) / len(flat)
+    var = sum((x - mu) ** 2 for x in flat) / len(flat)
+    std = math.sqrt(var + eps)
+    return [[g * (x - mu) / std + b for x, g, b in zip(row, gamma, beta)] for row in rows]
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -447,6 +456,7 @@ WORDS = {
     '少了括号：γ·(x − μ/σ) + β': ['少了括号', '`row[i] - mu / std`', '`(row[i] - mu) / std`'],
     '少了括号：var + eps ** 0.5（只有 ε 开了方）': ['** 比 + 先算', '`var + eps ** 0.5`', '`(var + eps) ** 0.5`'],
     '少了括号：… / math.sqrt(var) + eps（ε 加在了除法之后）': ['ε 没有进分母', '√(σ² + ε)'],
+    '评审 r46：均值和方差用所有行一起算': ['所有行一起算', '每一行里算', 'H 个数'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -17,6 +17,10 @@ CODES = {
     "unbiased_var": "unbiased=False 时要用有偏方差（除以 H），你除以了 H−1。",
     "returned_std": "返回的是标准差（开了平方根），题目要的是方差。",
     "unbiased_ignored": "传 unbiased=True 和 unbiased=False 得到的方差一样：请按参数 unbiased 选择除以 H−1 还是 H。",
+    # 评审 r46：`if unbiased == "True":` 以前只得到 unbiased_ignored，没说为什么（传字符串试一次，按值认出）
+    "unbiased_string": "传 unbiased=True 和 unbiased=False 得到的方差一样，传字符串 unbiased={text} 时却除以了 H−1："
+                       "像是写了 `unbiased == {text}`。调用时传的是布尔值 True，它和字符串 {text} 不相等"
+                       "（`True == {text}` 不成立），这个条件永远不成立。不要和字符串比较，直接写 `if unbiased:`。",
     "divisor_precedence": "unbiased=True 时你的方差正好是「偏差平方和 ÷ H，再减 1」：像是少了括号，除法比减法先算，"
                           "ss / H - 1 是 (ss / H) − 1。无偏方差要写成 ss / (H - 1)。",
     "variance_of_constant_not_zero": "{h} 个数都是 2.0 时，方差应为 0，你的是 {got}{hint}。",
@@ -37,6 +41,18 @@ def _divisor(values, var):
 
 
 _MEAN_OF_CONSTANT = "{h} 个数都是 2.0 时，均值应为 2，你的是 {got}{hint}。"   # wrong_mean 的逐步诊断说明
+
+
+def _string_flag(fn, values):
+    """传字符串 "True" / "true" 当 unbiased 时才得到无偏方差（学习者和字符串比较）：返回那个字符串的写法，否则 None。"""
+    for text in ("True", "true"):
+        try:
+            out = call_or_stop(fn, list(values), unbiased=text)
+            if math.isclose(float(out[1]), var_of(values, True), rel_tol=1e-9):
+                return f'"{text}"'
+        except (Stop, TypeError, ValueError, IndexError):
+            return None
+    return None
 
 
 def _mv_steps(fn, unbiased):
@@ -126,6 +142,9 @@ def check_mean_var_list(fn):
         if kwargs == {} and not math.isclose(var, results["{'unbiased': False}"], rel_tol=1e-9):
             continue   # 默认值不对由签名检查说明
         if not math.isclose(var, want, rel_tol=1e-9):
+            text = _string_flag(fn, values) if unbiased and math.isclose(var, var_of(values), rel_tol=1e-9) else None
+            if text:   # 有偏方差，而传字符串时是无偏的：条件和字符串比较了
+                return findings + [("unbiased_string", message(CODES, "unbiased_string", text=text))]
             if unbiased:   # unbiased=False 已经对了：True 时仍得到有偏方差，就是没有用参数 unbiased
                 ss = sum((v - mean_of(values)) ** 2 for v in values)
                 variants = {("unbiased_ignored",): [var_of(values)], ("returned_std",): [math.sqrt(want)],

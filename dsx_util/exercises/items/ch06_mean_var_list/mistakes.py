@@ -98,6 +98,24 @@ NOVEL = [
     ss = sum((v - mu) for v in values) ** 2
     return mu, ss / (n - 1 if unbiased else n)
 """),
+    # 评审 r46 的尝试（条件那一行逐字）：以前只说「传 unbiased=True 和 unbiased=False 得到的方差一样」，没说为什么
+    ('评审 r46：unbiased == "True"（和字符串比较）', ['unbiased_string'], """def mean_var_list(values, unbiased=False):
+    n = len(values)
+    mu = sum(values) / n
+    ss = sum((v - mu) ** 2 for v in values)
+    if unbiased == "True":
+        return mu, ss / (n - 1)
+    return mu, ss / n
+"""),
+    # 评审 r46 的尝试（条件那一行逐字）：以前是通用的语法错误说明（「少了逗号、括号或冒号」），而 Python 说的是 Maybe you meant '=='
+    ('评审 r46：if unbiased = True:（= 写成了赋值）', ['assign_not_compare'], """def mean_var_list(values, unbiased=False):
+    h = len(values)
+    mu = sum(values) / h
+    ss = sum((v - mu) ** 2 for v in values)
+    if unbiased = True:
+        return mu, ss / (h - 1)
+    return mu, ss / h
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -109,6 +127,8 @@ WORDS = {
     '返回列表 [均值, 方差]': ["列表 [5.25, 5.8125]", "元组 (均值, 方差)", "return 均值, 方差", "(5.25, 5.8125)"],
     '评审 r44：返回了 3 个值 (均值, 方差, H)': ['3 个值', '(5.25, 5.8125, 6)', '恰好两个'],
     '评审 r44：先把偏差加起来再平方 (Σ(x−μ))²': ['先把偏差加起来再平方', '总是 0', '每个偏差'],
+    '评审 r46：unbiased == "True"（和字符串比较）': ['字符串', '"True"', '永远不成立', '`if unbiased:`'],
+    '评审 r46：if unbiased = True:（= 写成了赋值）': ['= 是赋值', '==', '`if unbiased:`'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

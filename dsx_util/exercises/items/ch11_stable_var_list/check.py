@@ -3,7 +3,7 @@
 import math
 
 from ...feedback import Stop, checker, fmt_num, fmt_pair, message
-from ...list_checks import as_floats, call_or_stop, first_difference, judge, mean_of, unchanged, var_of
+from ...list_checks import as_floats, call_or_stop, first_difference, judge, learner_return, mean_of, unchanged, var_of
 
 CODES = {
     "single_pass": "均值约为 10⁹ 的数据算错了（应为 {want}，你的是 {got}），而均值小的数据是对的："
@@ -30,6 +30,8 @@ CODES = {
     "variance_always_zero": "{values} 这几个数并不全相同，方差应为 {want}，你的却是 0；每个数加上 100、乘以 3 之后也都是 0："
                             "像是先把偏差 x − μ 加起来（或求平均）再平方，而偏差的和总是 0。要先把每个偏差平方，再求平均：Σ(x − μ)² ÷ H。",
     "returned_several": "应只返回一个数（方差），你返回了 {count} 个值 {got}{hint}：只 return 方差，不要返回元组或列表。",
+    # 评审 r46：return 缩进到了循环里，循环第一轮就返回了（按值认出，{how} 按 learner_return 说原因）
+    "first_round_only": "方差应为 {want}，你的是 {got}，{what}{how}",
     "shift_not_mean": "{values} 的方差应为 {want}，你的是 {got}，大了 {extra}：Σ(x − c)² / H 在 c 等于均值 μ = {mu} 时最小，"
                       "c 离均值越远，结果越大（多出 (μ − c)²）。你减去的数 c 不是均值{which}；"
                       "如果用的是平移的算法（d = x − K，K 取任意一个数），要减去修正项：方差 = (Σd² − (Σd)²/H) / H。",
@@ -98,6 +100,45 @@ def _shift_not_mean(values, got):
     which = f"（像是减去了{hit[0]}）" if hit else ""
     return [("shift_not_mean", message(CODES, "shift_not_mean", values=values, want=fmt_num(want), got=fmt_num(got),
                                        extra=fmt_num(extra), mu=fmt_num(mu), which=which))]
+
+
+# 循环第一轮就返回时的结果：(说法, 算法)。两遍的写法只加进了第一个数的偏差平方；Welford 更新一次后 M2 = 0
+_FIRST_ROUND = (("正好是只算了第一个数的 (x₁ − μ)²/H：偏差平方和只加进了第一项",
+                 lambda xs: (xs[0] - mean_of(xs)) ** 2 / len(xs)),
+                ("正好是第一个数的 (x₁ − μ)²：偏差平方和只加进了第一项",
+                 lambda xs: (xs[0] - mean_of(xs)) ** 2))
+_FIRST_ROUND_HOW = {
+    "loop": "。return 缩进到了 for 循环里面，循环第一轮就返回了：return 要与 for 对齐，写在循环之后。",
+    None: "：像是 return 缩进到了 for 循环里面，循环第一轮就返回了；return 要与 for 对齐，写在循环之后。",
+    "other": "：循环像是只跑了一轮（例如循环里有 break）；每个数的 (x − μ)² 都要加进去，循环结束后再除以 H。",
+}
+
+
+def _first_round(fn, values, got):
+    """结果只是循环第一轮的值（return 在循环里）：是时一条 first_round_only，否则 []。
+
+    按值认出，并在另一组数上再核对一次：(x₁ − μ)²/H 或 (x₁ − μ)²（两遍的写法），或 0（Welford 更新一次后；
+    0 也可能是偏差先加起来再平方，所以只在 return 真在循环里时才这样说）。
+    """
+    other = [0.5, 2.0, 3.5, 9.0] if len(values) == 5 else [1.0, 2.0, 4.0, 5.0, 8.0]
+
+    def again():
+        try:
+            return float(call_or_stop(fn, list(other)))
+        except (Stop, TypeError, ValueError):
+            return None
+    where = learner_return(fn)
+    kind = where[0] if where else None
+    for what, model in _FIRST_ROUND:
+        if math.isclose(got, model(values), rel_tol=1e-9) and (second := again()) is not None \
+                and math.isclose(second, model(other), rel_tol=1e-9):
+            return [("first_round_only", message(CODES, "first_round_only", want=fmt_num(var_of(values)), got=fmt_num(got),
+                                                 what=what, how=_FIRST_ROUND_HOW[kind]))]
+    if got == 0 and kind == "loop" and again() == 0:
+        return [("first_round_only", message(CODES, "first_round_only", want=fmt_num(var_of(values)), got=fmt_num(got),
+                                             what="正是只看了第一个数时的值（一个数的方差是 0，像是 Welford 只更新了一次）",
+                                             how=_FIRST_ROUND_HOW["loop"]))]
+    return []
 
 
 def _var_steps(fn, values):
@@ -179,7 +220,7 @@ def check_stable_var(fn):
                     return changed + [("size_hard_coded", message(CODES, "size_hard_coded", how=how, **fields))]
         found = judge([got], [want], variants, CODES, fields)
         if found is None:
-            found = _rounded_mean(values, got) or None
+            found = _first_round(fn, values, got) or _rounded_mean(values, got) or None
         if found is None and values is big:
             w, g = fmt_pair(want, got)
             found = [("single_pass", message(CODES, "single_pass", want=w, got=g))]

@@ -109,6 +109,15 @@ NOVEL = [
     mu = sum(values) / 5
     return sum((v - mu) ** 2 for v in values) / 5
 """),
+    # 评审 r46 的尝试（逐字）：以前只说「方差应为 6，你的是 1.8」
+    ('评审 r46：return 缩进到了 for 循环里（只加了第一个数）', ['first_round_only'], """def stable_var(values):
+    n = len(values)
+    mu = sum(values) / n
+    total = 0
+    for v in values:
+        total += (v - mu) ** 2
+        return total / n
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -127,6 +136,7 @@ WORDS = {
     '减去第一个数、少了修正项': ["不是均值", "values[0]", "修正项", "(Σd)²/H"],
     '评审 r44：`/ n - 1`（少了括号，结果减了 1）': ['正好比方差小 1', '`/ n - 1`', '`/ (n - 1)`', '除以 H'],
     '个数写死成 5（均值、方差都除以 5）': ['4 个数', '均值和方差都除以了 5', '写死', 'len(values)'],
+    '评审 r46：return 缩进到了 for 循环里（只加了第一个数）': ['(x₁ − μ)²/H', 'return 缩进到了 for 循环里面', '与 for 对齐'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

@@ -151,9 +151,10 @@ def check_dyt_list(fn):
              ([1.0, -2.0, 0.5, 3.0], -0.7, [1.0, -0.5, 2.0, 1.5], [0.2, 0.0, -0.1, 0.4]))
     for values, alpha, gamma, beta in cases:
         given = (list(values), list(gamma), list(beta))
-        got = as_floats(call_or_stop(fn, given[0], alpha, given[1], given[2]), len(values), "输出")
-        changed = unchanged((values, gamma, beta), given, "列表（values、gamma 或 beta）")
         want = _model(values, alpha, gamma, beta)
+        # 评审 r46：只返回了 1 个数、正是第 1 个输入的结果时，as_floats 说出 return 在哪里（want、fn）
+        got = as_floats(call_or_stop(fn, given[0], alpha, given[1], given[2]), len(values), "输出", want=want, fn=fn)
+        changed = unchanged((values, gamma, beta), given, "列表（values、gamma 或 beta）")
         flags = {"use_gamma": [True, False], "use_beta": [True, False],
                  "alpha_kind": ["inside", "outside", "one", "divides", "squared", "alone", "plus"] + (["abs"] if alpha < 0 else []), "gamma_kind": ["each", "mean", "first"],
                  "beta_kind": ["each", "first"],

@@ -115,6 +115,16 @@ def dyt_list(values, alpha, gamma, beta):
 def dyt_list(values, alpha, gamma, beta):
     return [g * math.tanh(alpha * v) + beta for v, g in zip(values, gamma)]
 """),
+    # 评审 r46 的尝试（逐字）：以前只说「输出应有 4 个数，实际有 1 个」
+    ('评审 r46：return 缩进到了 for 循环里（只有 1 个输出）', ['wrong_length'], """import math
+
+
+def dyt_list(values, alpha, gamma, beta):
+    out = []
+    for i in range(len(values)):
+        out.append(gamma[i] * math.tanh(alpha * values[i]) + beta[i])
+        return out
+"""),
 ]
 
 
@@ -137,6 +147,7 @@ WORDS = {
     'α 加到 x 上（tanh(α + x)）': ['tanh(α + x)', 'α 要乘'],
     '最后加的是 γ 不是 β': ['最后加的是 γ', '平移参数 β'],
     'β 当成一个数来加（+ beta）': ['beta 是列表', 'beta[i]', 'zip(values, beta)'],
+    '评审 r46：return 缩进到了 for 循环里（只有 1 个输出）': ['第 1 个输入的结果', 'return 缩进到了 for 循环里面', '与 for 对齐'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
