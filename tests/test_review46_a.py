@@ -137,3 +137,20 @@ def test_correct_code_still_passes(ex_id, source):
         source = get_exercise(ex_id).solution
     result = _run(ex_id, source)
     assert result["passed"] and result["codes"] == [], result["messages"]
+
+
+def test_ch04_root_of_eps_only_keeps_the_exponent_brackets_in_the_fix():
+    """`var + eps ** (1 / 2)`：建议的写法保留指数的括号（`(var + eps) ** (1 / 2)`），不是又一个 `** 1 / 2`；`** 0.5` 不加括号。"""
+    template = """import math
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        mu = sum(row) / len(row)
+        var = sum((x - mu) ** 2 for x in row) / len(row)
+        out.append([gamma[i] * (row[i] - mu) / (var + eps ** {p}) + beta[i] for i in range(len(row))])
+    return out
+"""
+    for power, fix in (("(1 / 2)", "`(var + eps) ** (1 / 2)`"), ("0.5", "`(var + eps) ** 0.5`")):
+        result = _run("ch04-layer-norm-rows", template.format(p=power))
+        assert result["codes"] == ["bracket_sqrt_eps"], result["messages"]
+        assert fix in result["messages"][0], result["messages"]

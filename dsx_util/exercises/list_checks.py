@@ -188,7 +188,8 @@ def learner_return(fn):
 def dropped_brackets(fn, outer, inner, fix, scaled=False):
     """引用学习者少了括号的那一段：函数里第一处「a outer b inner c」（outer=ast.Sub、inner=ast.Div 即 `x - mu / std`，
     / 先算）。返回说明用的两个字段 {"said": "你写的 `x - mu / std` ", "fix": "，写成 `(x - mu) / std`"}；
-    fix 是加了括号的写法，可用 {a}、{b}、{c}（scaled=True 时 a 须是 g * x，另有 {g}、{x}）。
+    fix 是加了括号的写法，可用 {a}、{b}、{c}（scaled=True 时 a 须是 g * x，另有 {g}、{x}）；指数写成 ** ({c})，
+    c 是单个名字或数时括号会去掉。
     没有这样的写法或看不到源码时 {"said": "你的代码", "fix": ""}。
 
     只用来引用：是不是这种错误，由检查器按值判断（算出这种写法在检查输入上的结果来比较），任何拼法都认得出。
@@ -208,8 +209,36 @@ def dropped_brackets(fn, outer, inner, fix, scaled=False):
                 continue
             text = {k: ast.get_source_segment(source, v) for k, v in parts.items()}
             if all(text.values()):
-                return {"said": f"你写的 `{text['text']}` ", "fix": "，写成 `" + fix.format(**text) + "`"}
+                fixed = re.sub(r"\*\* \(([\w.]+)\)", r"** \1", fix.format(**text))   # ** (1 / 2) 留括号，** (0.5) 不留
+                return {"said": f"你写的 `{text['text']}` ", "fix": "，写成 `" + fixed + "`"}
     return {"said": "你的代码", "fix": ""}
+
+
+def pow_one_half(fn):
+    """学习者写的 `x ** 1 / 2`（** 比 / 先算，是 x/2，不是开平方）：(那一段, 写成开平方的样子或 None)；找不到或看不到
+    源码时 None（ch06、ch08 用）。只用来引用：是不是这种错误，由检查器按值判断。"""
+    import ast
+    found = function_source(fn) if fn is not None else None
+    if found is None:
+        return None
+    source, node = found
+
+    def power_one(e):
+        while isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Mult, ast.Div)):
+            e = e.right
+        return (isinstance(e, ast.BinOp) and isinstance(e.op, ast.Pow) and isinstance(e.right, ast.Constant)
+                and e.right.value == 1)
+    for n in ast.walk(node):
+        if (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and isinstance(n.right, ast.Constant)
+                and n.right.value == 2 and power_one(n.left)):
+            text = ast.get_source_segment(source, n)
+            fix = None
+            if isinstance(n.left, ast.BinOp) and isinstance(n.left.op, ast.Pow):
+                base = ast.get_source_segment(source, n.left.left)
+                simple = isinstance(n.left.left, (ast.Name, ast.Call, ast.Subscript, ast.Attribute, ast.Constant))
+                fix = f"{base} ** 0.5" if simple else f"({base}) ** 0.5"
+            return (text, fix) if text else None
+    return None
 
 
 def tuple_rule(values):

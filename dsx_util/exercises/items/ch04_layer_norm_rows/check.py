@@ -122,7 +122,7 @@ def _slips(fn, got, rows, gamma, beta, eps):
         models["bracket_eps_after_div"].append([g * (v - mu) / math.sqrt(var) + eps + b for v, g, b in zip(row, gamma, beta)])
     quotes = {"bracket_gamma_x": (ast.Sub, ast.Div, "{g} * ({x} - {b}) / {c}", True),
               "bracket_mu_over_std": (ast.Sub, ast.Div, "({a} - {b}) / {c}", False),
-              "bracket_sqrt_eps": (ast.Add, ast.Pow, "({a} + {b}) ** {c}", False)}
+              "bracket_sqrt_eps": (ast.Add, ast.Pow, "({a} + {b}) ** ({c})", False)}
     for code, model in models.items():
         if lists_close(got, model):
             fields = dropped_brackets(fn, *quotes[code]) if code in quotes else {}

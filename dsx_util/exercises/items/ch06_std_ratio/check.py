@@ -4,7 +4,7 @@ import ast
 import math
 
 from ...feedback import checker, message
-from ...list_checks import call_or_stop, dropped_brackets, function_source, rounded_digits
+from ...list_checks import call_or_stop, dropped_brackets, pow_one_half, rounded_digits
 
 CODES = {
     "inverted": "比值倒过来了：有偏估计除以 H，无偏估计除以 H−1，哪一个标准差更小？",
@@ -78,31 +78,6 @@ def _constant(fn):
     return message(CODES, "h_ignored", hs="、".join(str(h) for h in HS), actual=got[0], which=which)
 
 
-def _pow_one_half(fn):
-    """学习者写的 `x ** 1 / 2`：(那一段, 写成开平方的样子)；找不到或看不到源码时 None。只用来引用，是不是这种错误按值判断。"""
-    found = function_source(fn) if fn is not None else None
-    if found is None:
-        return None
-    source, node = found
-
-    def power_one(e):
-        while isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Mult, ast.Div)):
-            e = e.right
-        return isinstance(e, ast.BinOp) and isinstance(e.op, ast.Pow) and isinstance(e.right, ast.Constant) \
-            and e.right.value == 1
-    for n in ast.walk(node):
-        if (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and isinstance(n.right, ast.Constant)
-                and n.right.value == 2 and power_one(n.left)):
-            text = ast.get_source_segment(source, n)
-            fix = "((h - 1) / h) ** 0.5"
-            if isinstance(n.left, ast.BinOp) and isinstance(n.left.op, ast.Pow):
-                base = ast.get_source_segment(source, n.left.left)
-                simple = isinstance(n.left.left, (ast.Name, ast.Call, ast.Subscript, ast.Attribute, ast.Constant))
-                fix = f"{base} ** 0.5" if simple else f"({base}) ** 0.5"
-            return (text, fix) if text else None
-    return None
-
-
 def _slip(fn, h, got):
     """学习者的结果在每个 H 上都等于 h - 1 / h 一类的写法（少了括号）或 x ** 1 / 2（不是开平方）时：那些说明；否则 None。"""
     values = {k: _value(fn, k) for k in HS}
@@ -110,9 +85,9 @@ def _slip(fn, h, got):
         return None
     for codes, ratio, f in HALVES:
         if all(math.isclose(values[k], f(k), rel_tol=1e-6, abs_tol=1e-12) for k in HS):
-            quote = _pow_one_half(fn)
+            quote = pow_one_half(fn)
             fields = {"said": f"你写的 `{quote[0]}` " if quote else "你的代码",
-                      "fix": f"，例如 `{quote[1] if quote else '((h - 1) / h) ** 0.5'}`"}
+                      "fix": f"，例如 `{(quote[1] if quote else None) or '((h - 1) / h) ** 0.5'}`"}
             return [(codes[0], message(CODES, codes[0], h=h, actual=got, ratio=ratio, **fields))] + \
                 [(c, CODES[c]) for c in codes[1:]]
     for codes, f in SLIPS:

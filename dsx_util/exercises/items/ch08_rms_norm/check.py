@@ -26,7 +26,7 @@ CODES = {
     "wrong_init": "scale 的初始值应全为 1",
     "wrong_param_shape": "scale 的形状应是 (emb_dim,)",
     "wrong_shape_or_dtype": "返回值不是与输入同形状、同 dtype 的张量",
-    "row_rms_not_one": "γ = 1 时每行输出的均方不是 ms/(ms+ε) ≈ 1：除以的不是均方根",
+    "row_rms_not_one": "γ = 1 时每行输出的均方不是 mean(x²)/(mean(x²) + ε) ≈ 1：除以的不是均方根",
     "not_proportional": "输出不是输入这一行的倍数：均方根归一化只把整行除以一个数",
     "not_scale_invariant": "把一行乘以正数后输出变了：正确的均方根归一化（除 ε 的影响外）不受整行缩放的影响",
     "gamma_not_featurewise": "输出没有逐特征乘以 γ[j]",
@@ -217,7 +217,7 @@ def _stepwise(m, run):
         if bool(((ms_y * ms_x / want - 1).abs() < 1e-2).all()):
             hint = "像是除以了均方 mean(x²) + ε 本身，没有开平方"
         findings.append(("row_rms_not_one",
-                         f"γ = 1 时，你的输出第 {i} 行的均方 mean(y²) 是 {fmt_num(ms_y[i])}，应为 ms/(ms + ε) ≈ "
+                         f"γ = 1 时，你的输出第 {i} 行的均方 mean(y²) 是 {fmt_num(ms_y[i])}，应为 mean(x²)/(mean(x²) + ε) ≈ "
                          f"{fmt_num(want[i])}（这一行输入的均方 ms = {fmt_num(ms_x[i])}）：{hint}。"))
     ratio = y / x.double()
     spread = (ratio.max(-1).values - ratio.min(-1).values).abs()

@@ -2,10 +2,9 @@
 """练习 ch08-rms-norm-list 的检查器（题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import ast
 import math
-import re
 
 from ...feedback import Stop, checker, fmt_num, fmt_pair, message
-from ...list_checks import (as_floats, call_or_stop, combine, dropped_brackets, first_difference, function_source, judge,
+from ...list_checks import (as_floats, call_or_stop, combine, dropped_brackets, first_difference, judge, pow_one_half,
                             lists_close, max_abs_of, mean_of, unchanged)
 
 CODES = {
@@ -196,50 +195,22 @@ def _eps_fixed(fn, gamma, eps, found, flags):
     return [("eps_ignored", both + text if rest else text)] + rest
 
 
-def _pow_one_half(fn):
-    """学习者写的 `x ** 1 / 2`（** 比 / 先算，是 x/2）：(那一段, 写成开平方的样子或 None)；找不到或看不到源码时 None。
-
-    只用来引用：是不是这种错误，由检查器按值判断。"""
-    found = function_source(fn) if fn is not None else None
-    if found is None:
-        return None
-    source, node = found
-
-    def power_one(e):
-        while isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Mult, ast.Div)):
-            e = e.right
-        return isinstance(e, ast.BinOp) and isinstance(e.op, ast.Pow) and isinstance(e.right, ast.Constant) \
-            and e.right.value == 1
-    for n in ast.walk(node):
-        if (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and isinstance(n.right, ast.Constant)
-                and n.right.value == 2 and power_one(n.left)):
-            text = ast.get_source_segment(source, n)
-            fix = None
-            if isinstance(n.left, ast.BinOp) and isinstance(n.left.op, ast.Pow):
-                base = ast.get_source_segment(source, n.left.left)
-                simple = isinstance(n.left.left, (ast.Name, ast.Call, ast.Subscript, ast.Attribute, ast.Constant))
-                fix = f"{base} ** 0.5" if simple else f"({base}) ** 0.5"
-            return (text, fix) if text else None
-    return None
-
-
 def _quoted(fn, found):
     """bracket_sqrt_eps、pow_half 的说明里引用学习者写的那一段（看不到源码时说「你的分母」）。"""
     out = []
     for code, text in found or []:
         both = "同时有两处错误。" if text.startswith("同时有两处错误。") else ""
         if code == "bracket_sqrt_eps":
-            # 指数保留括号：eps ** (1 / 2) 改成 (ms + eps) ** (1 / 2)，不是 ** 1 / 2；单个数或名字不加括号
+            # 指数保留括号：eps ** (1 / 2) 改成 (ms + eps) ** (1 / 2)，不是 ** 1 / 2（单个数或名字的括号 dropped_brackets 会去掉）
             fields = dropped_brackets(fn, ast.Add, ast.Pow, "({a} + {b}) ** ({c})")
             if fields["fix"]:
-                fields["fix"] = re.sub(r"\*\* \(([\w.]+)\)`$", r"** \1`", fields["fix"])
                 fields["slip"] = "少了括号：** 比 + 先算，"
             else:
                 fields = {"slip": "", "said": "你的分母",
                           "fix": "，写成 `math.sqrt(ms + eps)` 或 `(ms + eps) ** 0.5`（ms 为均方 mean(x²)）"}
             text = both + message(CODES, code, **fields)
         elif code == "pow_half":
-            quote = _pow_one_half(fn)
+            quote = pow_one_half(fn)
             said = f"你写的 `{quote[0]}` " if quote else "你的分母"
             fix = f"，例如 `{quote[1]}`" if quote and quote[1] else ""
             text = both + message(CODES, code, said=said, fix=fix)
