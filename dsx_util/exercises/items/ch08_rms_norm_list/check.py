@@ -250,9 +250,9 @@ def check_rms_norm_list(fn):
     for values, eps in (([1.0, -2.0, 3.0, 0.5], 1e-6), ([0.001, -0.002, 0.0015, 0.0005], 1e-6),
                         ([0.01, -0.03, 0.02, 0.005], 1e-3)):
         given = (list(values), list(gamma))
-        got = as_floats(call_or_stop(fn, *given, eps=eps), 4, "输出")
-        changed = unchanged((values, gamma), given, "列表（values 或 gamma）")
         want = _rms_model(values, gamma, eps)
+        got = as_floats(call_or_stop(fn, *given, eps=eps), 4, "输出", want=want, fn=fn)
+        changed = unchanged((values, gamma), given, "列表（values 或 gamma）")
         flags = {"center": [False, True], "sqrt": [True, False, "half"],
                  "eps_kind": ["inside", "outside", "missing", "divided"] + (["fixed"] if eps != 1e-6 else []),
                  "use_gamma": [True, False], "abs_mean": [False, True], "norm": [False, True],

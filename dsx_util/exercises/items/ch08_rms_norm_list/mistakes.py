@@ -65,6 +65,18 @@ def rms_norm_list(values, gamma, eps=1e-6):
 
 # 目录里没有专门对应的“错误模型”：检查要靠逐步诊断（性质）或“两处典型错误的组合”认出来
 NOVEL = [
+    # 与 ch02、ch12 同一种说法（评审 r46 见到各章说法不一）：只返回了第 1 个数，return 在循环里
+    ('return 缩进到了 for 循环里（只有 1 个输出）', ['wrong_length'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    ms = sum(v * v for v in values) / len(values)
+    r = math.sqrt(ms + eps)
+    out = []
+    for v, g in zip(values, gamma):
+        out.append(g * v / r)
+        return out
+"""),
     ('除以向量的长度 ‖x‖（最常见的均方根混淆）', ['divided_by_norm'], """import math
 
 
@@ -233,6 +245,7 @@ def rms_norm_list(values, gamma, eps=1e-6):
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
 WORDS = {
+    'return 缩进到了 for 循环里（只有 1 个输出）': ['第 1 个输入的结果', 'return 缩进到了 for 循环里面', '与 for 对齐'],
     '根号里加的是 ε²': ['ε²', '√(mean(x²) + ε)'],
     'ε 加到了每个输出上': ['同一个常数', '正好是 ε', '根号里面'],
     '均方除以了 H−1': ['除以了 H−1'],
