@@ -90,18 +90,18 @@ def torch_note():
 
 
 def trouble_note():
-    """命令块下面「装不上时」的六段话：镜像连不上怎么办（第二个镜像），报错里的字体包是什么，环境变量 PIP_INDEX_URL 盖过 pip config 时怎么办，完全没有网络时怎么办，Windows 怎样运行（块里的 source 与 # 行是给
+    """命令块下面「装不上时」的六段话：镜像连不上怎么办（第二个镜像），环境变量 PIP_INDEX_URL 盖过 pip config 时怎么办（看 pip 的第一行），报错里的字体包是什么，完全没有网络时怎么办，Windows 怎样运行（块里的 source 与 # 行是给
     macOS、Linux 终端的），Debian、Ubuntu 上没有 python 或 venv 时怎么办。"""
     return ("**装不上时**：`Retrying … NewConnectionError` 是连不上镜像；"
             "`No matching distribution found … (from versions: none)` 是连不上或镜像里没有这个包。"
             f"换第二个镜像 `pip config --site set global.index-url {PYPI_MIRROR_2}`，"
             "再运行失败的那一行；仍不行就检查网络和代理。某一行失败时先解决它再往下运行（否则最后会是 "
             "`jupyter: command not found`）。",
+            "**pip 输出的第一行 `Looking in indexes: …` 不是你设的镜像时**：多半是环境变量 `PIP_INDEX_URL` 盖过了 "
+            "`pip config` 设的镜像（`pip config list` 里有一行 `:env:.index-url=…`），换镜像也没用。先运行 `unset PIP_INDEX_URL`"
+            "（Windows 命令提示符：`set PIP_INDEX_URL=`，PowerShell：`Remove-Item Env:PIP_INDEX_URL`），再运行失败的那一行。",
             "**报错里的包名是 `noto-cjk-sans-otc` 时**：它是图里中文用的字体，dsx_util 依赖它，pip 要和其他包一起从镜像下载它；"
             "办法同上（换镜像、检查网络）。",
-            "**设了环境变量 `PIP_INDEX_URL` 时**：pip 用它，不用 `pip config` 设的镜像（`pip config list` 里有一行 "
-            "`:env:.index-url=…`）。先运行 `unset PIP_INDEX_URL`（Windows 命令提示符：`set PIP_INDEX_URL=`，PowerShell："
-            "`Remove-Item Env:PIP_INDEX_URL`），再运行失败的那一行。",
             "**完全没有网络时**：装不上（torch、jupyterlab 等都要从镜像下载），联网后再装。在那之前可以读网页版的压缩包 "
             f"`{WEB_ARCHIVE}`（趁有网络时从本书网站首页「怎样阅读」下的「下载网页版」取得）：解压后用浏览器打开其中的 "
             "`index.html` 就能离线阅读，手机上也一样，只有网页里的练习要在电脑上、在解压出的文件夹里运行 "

@@ -137,9 +137,11 @@ else:
                   + "\\n刚装进正在运行的内核的包（这一格刚装的，或你在终端里装的），要重启内核（Kernel → Restart Kernel）才导入得了："
                   "请重启内核，再运行这一格。重启后仍导入不了，说明安装不完整（例如只剩安装信息或一个空目录），"
                   f"请在终端里（激活同一个虚拟环境）重装：pip install --force-reinstall --no-deps {again} -i __MIRROR__{torch_cpu}")
-        if missing:   # 字体也缺时一起装（pip 的报错可能正是关于它的）
-            fix = missing + ([font] if have.get(font) is None else [])
-            print(f"请在终端里（激活同一个虚拟环境）运行：pip install {' '.join(fix)} -i __MIRROR__{torch_cpu}")
+        if missing:   # 字体另起一条命令：它是可选的，装不上时不该连累必需的包（评审 r47；r43：pip 的报错可能正是关于它的）
+            print(f"请在终端里（激活同一个虚拟环境）运行：pip install {' '.join(missing)} -i __MIRROR__{torch_cpu}")
+            if have.get(font) is None:
+                print(f"图里中文用的字体 {font} 也没装上（可选：只影响图里的中文）：装好上面的包之后再运行 "
+                      f"pip install {font} -i __MIRROR__，装不上可以跳过。")
         print("出现 Retrying … NewConnectionError 时是连不上镜像，出现 No matching distribution found 时是连不上镜像或镜像里没有这个包："
               "把 -i 后的地址换成 __SECOND_MIRROR__ 再试，或检查网络与代理。"
               "\\n装好后重新运行这一格（一般不必重启内核：它会在这个内核里逐个导入检查，导入不了时会告诉你）。")

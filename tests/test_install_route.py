@@ -143,6 +143,7 @@ def test_block_writes_the_mirror_into_the_venv(tmp_path):
     # 评审 r43：环境变量 PIP_INDEX_URL 优先于 pip config；「装不上时」说的认法（pip config list 里的 :env:.index-url）与撤销都成立
     note = next(part for part in install.trouble_note() if "PIP_INDEX_URL" in part)
     assert "`unset PIP_INDEX_URL`" in note and "`:env:.index-url=…`" in note
+    assert "`Looking in indexes: …`" in note   # r47：说出怎样从 pip 的输出看出它用的不是你设的镜像（下面的 pip 确实这样打印）
     dead = "http://127.0.0.1:9/simple"
     env["PIP_INDEX_URL"] = dead
     assert f":env:.index-url='{dead}'" in pip("pip config list").stdout

@@ -294,10 +294,12 @@ def test_setup_cell_installs_without_dependencies_when_they_cannot_be_reached(tm
     # 依赖没装上：不说「就绪」，逐个说出缺哪些，给出带国内镜像（torch 取 CPU 版）的命令，说明不必重启内核
     assert out.startswith(PROGRESS + f"还没有就绪：dsx_util {VERSION} 装自网页版的 wheel {URL}") and "就绪：" not in out.replace("还没有就绪：", "")
     assert "缺少 numpy、matplotlib、prettytable、ipywidgets，" in out and "numpy（缺）" in out and "torch 2.13.0" in out
-    # 字体也缺：一起写进命令（r43：pip 的报错说的可能正是它，命令却漏了它）
+    # 字体也缺：另起一条命令，说它可选（r43：pip 的报错说的可能正是它，要说出它；r47：和必需的包写在一条命令里时，
+    # 它装不上会连累整条命令）
     assert "noto-cjk-sans-otc（缺）" in out
-    assert ("pip install numpy matplotlib prettytable ipywidgets noto-cjk-sans-otc -i https://pypi.tuna.tsinghua.edu.cn/simple\n"
-            in out)
+    assert "pip install numpy matplotlib prettytable ipywidgets -i https://pypi.tuna.tsinghua.edu.cn/simple\n" in out
+    assert ("再运行 pip install noto-cjk-sans-otc -i https://pypi.tuna.tsinghua.edu.cn/simple，装不上可以跳过" in out
+            and "可选" in out)
     assert "不必重启内核" in out and "重启内核（" not in out
 
 
