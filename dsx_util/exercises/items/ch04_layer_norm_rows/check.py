@@ -25,6 +25,9 @@ CODES = {
                    "方差很小的第 3 行差得最多。按式 (4.2)、(4.3)，先除以 H 得到方差 σ²，再加 ε：√(σ² + ε)。",
     "eps_max": "你用了 √max(σ², ε)（方差比 ε 小时拿 ε 代替）：方差很小的第 3 行差得最多。"
                "式 (4.3) 是把 ε 加到方差上，√(σ² + ε)，不是取两者中大的那个。",
+    # 评审 r47：var = mean(x²) − μ（单遍公式里 μ 没有平方）以前得到 3 条症状（说除法、减均值错了）：按值认出
+    "mu_not_squared": "方差算错了：单遍公式是 σ² = mean(x²) − μ²，你减去的是 μ，没有平方（例如 `- mu` 要写成 `- mu ** 2`）。"
+                      "也可以按式 (4.2) 先减均值再平方：σ² = mean((x − μ)²)。",
     "eps_twice": "ε 加了两次：根号里加过一次（√(σ² + ε)），根号外面又加了一次。按式 (4.3)，只在根号里加。",
     # 评审 r45：少了括号（运算顺序），按值认出（_slips），引用学习者写的那一段
     "bracket_gamma_x": "少了括号：* 和 / 比 − 先算，{said}算的是 γ·x − μ/√(σ² + ε) + β：x 没有减去 μ 就乘了 γ，"
@@ -56,10 +59,13 @@ CODES = {
 
 
 def _ln_model(rows, gamma, beta, eps, unbiased=False, eps_kind="inside", center=True, axis="row", affine="ok",
-              sqrt=True):
+              sqrt=True, mu_squared=True):
     def norm(vals):
         mu = mean_of(vals) if center else 0.0
         var = var_of(vals, unbiased)
+        if not mu_squared:   # 单遍公式 mean(x²) − μ 里 μ 没有平方（为负时 math.sqrt 出错，combine 跳过这种写法）
+            h = len(vals)
+            var = (mean_of([v * v for v in vals]) - mean_of(vals)) * (h / (h - 1) if unbiased else 1)
         e = {"inside": eps, "outside": eps, "missing": 0.0, "fixed": 1e-5, "twice": eps, "divided": eps / len(vals),
              "max": max(eps - var, 0.0)}[eps_kind]   # max：σ² + max(ε − σ², 0) = max(σ², ε)
         denom = math.sqrt(var) + e if eps_kind == "outside" else (math.sqrt(var + e) if sqrt else var + e)
@@ -135,7 +141,8 @@ _LN_FLAG_CODES = {("unbiased", True): "unbiased_var", ("eps_kind", "outside"): "
                   ("axis", "col"): "wrong_axis", ("axis", "all"): "normalized_all", ("affine", "none"): "no_gamma_beta",
                   ("affine", "swapped"): "gamma_beta_swapped", ("affine", "shift_first"): "shift_before_scale",
                   ("sqrt", False): "no_sqrt", ("affine", "first_only"): "gamma_beta_first_only",
-                  ("eps_kind", "twice"): "eps_twice", ("eps_kind", "divided"): "eps_divided", ("eps_kind", "max"): "eps_max"}
+                  ("eps_kind", "twice"): "eps_twice", ("eps_kind", "divided"): "eps_divided", ("eps_kind", "max"): "eps_max",
+                  ("mu_squared", False): "mu_not_squared"}
 
 
 @checker(__name__, CODES)
@@ -151,7 +158,7 @@ def check_layer_norm_rows(fn):
         flags = {"unbiased": [False, True],
                  "eps_kind": ["inside", "outside", "missing", "twice", "divided", "max"] + (["fixed"] if eps != 1e-5 else []),
                  "center": [True, False], "axis": ["row", "col", "all"], "affine": ["ok", "none", "swapped", "shift_first", "first_only"],
-                 "sqrt": [True, False]}
+                 "sqrt": [True, False], "mu_squared": [True, False]}
         default = {k: v[0] for k, v in flags.items()}
         variants = combine(flags, default, lambda **s: _ln_model(rows, gamma, beta, eps, **s),
                             lambda k, v: _LN_FLAG_CODES[(k, v)])

@@ -434,6 +434,20 @@ def layer_norm_rows(rows, gamma, beta, eps=1e-5):
     std = math.sqrt(var + eps)
     return [[g * (x - mu) / std + b for x, g, b in zip(row, gamma, beta)] for row in rows]
 """),
+    # 评审 r47 的尝试（逐字）：以前得到 3 条症状（说除法和减均值错了），没说出 μ 没有平方
+    ('评审 r47：单遍公式 mean(x²) − μ，μ 没有平方', ['mu_not_squared'], """import math
+
+
+def layer_norm_rows(rows, gamma, beta, eps=1e-5):
+    out = []
+    for row in rows:
+        H = len(row)
+        mu = sum(row) / H
+        var = sum(x ** 2 for x in row) / H - mu
+        d = math.sqrt(var + eps)
+        out.append([gamma[i] * (row[i] - mu) / d + beta[i] for i in range(H)])
+    return out
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -457,6 +471,7 @@ WORDS = {
     '少了括号：var + eps ** 0.5（只有 ε 开了方）': ['** 比 + 先算', '`var + eps ** 0.5`', '`(var + eps) ** 0.5`'],
     '少了括号：… / math.sqrt(var) + eps（ε 加在了除法之后）': ['ε 没有进分母', '√(σ² + ε)'],
     '评审 r46：均值和方差用所有行一起算': ['所有行一起算', '每一行里算', 'H 个数'],
+    '评审 r47：单遍公式 mean(x²) − μ，μ 没有平方': ['mean(x²) − μ²', '没有平方', '`- mu ** 2`'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

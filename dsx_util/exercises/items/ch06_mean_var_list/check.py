@@ -23,6 +23,9 @@ CODES = {
                        "（`True == {text}` 不成立），这个条件永远不成立。不要和字符串比较，直接写 `if unbiased:`。",
     "divisor_precedence": "unbiased=True 时你的方差正好是「偏差平方和 ÷ H，再减 1」：像是少了括号，除法比减法先算，"
                           "ss / H - 1 是 (ss / H) − 1。无偏方差要写成 ss / (H - 1)。",
+    # 评审 r47：var = mean(x²) − μ（单遍公式里 μ 没有平方）以前得到 3 条症状：按值认出
+    "mu_not_squared": "方差算错了：单遍公式是 σ² = mean(x²) − μ²，你减去的是均值 μ，没有平方（例如 `- mu` 要写成 `- mu ** 2`）。"
+                      "也可以先减均值再平方：σ² = mean((x − μ)²)。",
     "variance_of_constant_not_zero": "{h} 个数都是 2.0 时，方差应为 0，你的是 {got}{hint}。",
     "variance_not_shift_invariant": "每个数都加上 3 之后，方差从 {before} 变成了 {after}，应该不变：方差只看各个数离均值有多远"
                                     "（先求均值，再求偏差的平方）。",
@@ -145,13 +148,16 @@ def check_mean_var_list(fn):
             text = _string_flag(fn, values) if unbiased and math.isclose(var, var_of(values), rel_tol=1e-9) else None
             if text:   # 有偏方差，而传字符串时是无偏的：条件和字符串比较了
                 return findings + [("unbiased_string", message(CODES, "unbiased_string", text=text))]
+            not_squared = mean_of([v * v for v in values]) - mean_of(values)   # 单遍公式里 μ 没有平方
             if unbiased:   # unbiased=False 已经对了：True 时仍得到有偏方差，就是没有用参数 unbiased
                 ss = sum((v - mean_of(values)) ** 2 for v in values)
                 variants = {("unbiased_ignored",): [var_of(values)], ("returned_std",): [math.sqrt(want)],
-                            ("divisor_precedence",): [ss / len(values) - 1]}
+                            ("divisor_precedence",): [ss / len(values) - 1],
+                            ("mu_not_squared",): [not_squared * len(values) / (len(values) - 1)]}
             else:
                 variants = {("unbiased_var",): [var_of(values, True)], ("returned_std",): [math.sqrt(want)],
-                            ("unbiased_var", "returned_std"): [math.sqrt(var_of(values, True))]}
+                            ("unbiased_var", "returned_std"): [math.sqrt(var_of(values, True))],
+                            ("mu_not_squared",): [not_squared]}
             found = judge([var], [want], variants, CODES)
             if found is None and abs(var) <= 1e-9 * want:
                 w, g = fmt_pair(want, var)

@@ -116,6 +116,15 @@ NOVEL = [
         return mu, ss / (h - 1)
     return mu, ss / h
 """),
+    # 评审 r47 的尝试（逐字）：以前得到 3 条症状，没说出 μ 没有平方
+    ('评审 r47：单遍公式 mean(x²) − μ，μ 没有平方', ['mu_not_squared'], """def mean_var_list(values, unbiased=False):
+    n = len(values)
+    m = sum(values) / n
+    var = sum(v ** 2 for v in values) / n - m
+    if unbiased:
+        var = var * n / (n - 1)
+    return m, var
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -129,6 +138,7 @@ WORDS = {
     '评审 r44：先把偏差加起来再平方 (Σ(x−μ))²': ['先把偏差加起来再平方', '总是 0', '每个偏差'],
     '评审 r46：unbiased == "True"（和字符串比较）': ['字符串', '"True"', '永远不成立', '`if unbiased:`'],
     '评审 r46：if unbiased = True:（= 写成了赋值）': ['= 是赋值', '==', '`if unbiased:`'],
+    '评审 r47：单遍公式 mean(x²) − μ，μ 没有平方': ['mean(x²) − μ²', '没有平方', '`- mu ** 2`'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

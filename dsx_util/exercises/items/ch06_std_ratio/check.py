@@ -12,6 +12,9 @@ CODES = {
     "integer_division": "H={h} 时你的结果是 {actual:.6g}：像是用了整数除法 //，它把 (H−1)//H 舍成了 {floor}。"
                         "要得到小数，用 / 做除法。",
     "plus_one": "H={h} 时你的结果是 {actual:.6g}，像是用了 H+1：有偏估计除以 H，无偏估计除以 H−1（不是 H+1）。",
+    # 评审 r47：√((h + 1) / h) 以前只重述公式：说出分子写成了 H+1（没开方时另加一条 missing_sqrt）
+    "plus_one_numerator": "H={h} 时你的结果是 {actual:.6g}，是 {form}：分子写成了 H+1，应为 H−1。有偏方差除以 H，"
+                          "无偏方差除以 H−1，比值是 √((H−1)/H)：math.sqrt((h - 1) / h)。",
     "rounded": "H={h} 时你的结果是 {actual!r}，是正确值 {want:.10g}… 四舍五入到 {digits} 位小数的结果：不要 round，直接返回算出的值。",
     "both_minus_one": "H={h} 时你的结果是 {actual:.6g}，像是 √((H−2)/(H−1))：分子分母都多减了 1。"
                       "有偏方差除以 H，无偏方差除以 H−1，比值是 √((H−1)/H)。",
@@ -52,6 +55,9 @@ FORMULAS = [
 # 少了括号的写法（h - 1 / h），开方或没开方：与学习者的结果在每个 H 上都相同时报这些代码
 SLIPS = [(("bracket_h_minus_1",), lambda h: math.sqrt(h - 1 / h)), (("bracket_h_minus_1", "missing_sqrt"), lambda h: h - 1 / h)]
 # 「开平方」写成了 x ** 1 / 2（= x/2）：比值本身或倒过来的比值的一半
+# 分子写成了 H+1：(写法, 函数)，没开方时另加 missing_sqrt
+NUMERATOR_PLUS_ONE = [(("plus_one_numerator",), "√((H+1)/H)", lambda h: math.sqrt((h + 1) / h)),
+                      (("plus_one_numerator", "missing_sqrt"), "(H+1)/H", lambda h: (h + 1) / h)]
 HALVES = [(("pow_half",), "(H−1)/H", lambda h: (h - 1) / h / 2), (("pow_half", "inverted"), "H/(H−1)", lambda h: h / (h - 1) / 2)]
 
 
@@ -79,7 +85,7 @@ def _constant(fn):
 
 
 def _slip(fn, h, got):
-    """学习者的结果在每个 H 上都等于 h - 1 / h 一类的写法（少了括号）或 x ** 1 / 2（不是开平方）时：那些说明；否则 None。"""
+    """学习者的结果在每个 H 上都等于 h - 1 / h 一类的写法（少了括号）、x ** 1 / 2（不是开平方）或分子 H+1 时：那些说明；否则 None。"""
     values = {k: _value(fn, k) for k in HS}
     if any(v is None for v in values.values()):
         return None
@@ -90,6 +96,9 @@ def _slip(fn, h, got):
                       "fix": f"，例如 `{(quote[1] if quote else None) or '((h - 1) / h) ** 0.5'}`"}
             return [(codes[0], message(CODES, codes[0], h=h, actual=got, ratio=ratio, **fields))] + \
                 [(c, CODES[c]) for c in codes[1:]]
+    for codes, form, f in NUMERATOR_PLUS_ONE:
+        if all(math.isclose(values[k], f(k), rel_tol=1e-6, abs_tol=1e-12) for k in HS):
+            return [(codes[0], message(CODES, codes[0], h=h, actual=got, form=form))] + [(c, CODES[c]) for c in codes[1:]]
     for codes, f in SLIPS:
         if all(math.isclose(values[k], f(k), rel_tol=1e-6, abs_tol=1e-12) for k in HS):
             fields = dropped_brackets(fn, ast.Sub, ast.Div, "({a} - {b}) / {c}")

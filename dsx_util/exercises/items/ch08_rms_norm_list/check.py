@@ -41,14 +41,19 @@ CODES = {
     # x ** 1 / 2 是 (x¹)/2：** 比 / 先算（ch06 的评审 r46 同一种错误）
     "pow_half": "{said}不是开平方：** 比 / 先算，`x ** 1 / 2` 是 (x¹)/2 = x/2，即除以 2。分母应是 √(mean(x²) + ε)："
                 "开平方写 `** 0.5`、`** (1 / 2)` 或 math.sqrt{fix}。",
+    # 评审 r47：先乘 γ 再求均方，以前说「γ 逐个特征相乘」（学习者正是逐个相乘的）：按值认出，说 γ 乘早了
+    "gamma_before_rms": "γ 乘早了：你先把 γ 乘进了 x，再对 γ·x 求均方，分母成了 √(mean((γ·x)²) + ε)。均方根要用原始的 x 算："
+                        "先求 mean(x²)，用 x 除以 √(mean(x²) + ε)，最后再逐个乘 γ。",
     "h_hard_coded": "H = 4 个数的输入都对，换成 H = 6 个数的输入{what}：{how}。有几个数要用 len(values) 得到，不要写死。",
 }
 
 
 def _rms_model(values, gamma, eps, center=False, sqrt=True, eps_kind="inside", use_gamma=True, abs_mean=False,
-               norm=False, ms_kind="mean_sq", times=False):
+               norm=False, ms_kind="mean_sq", times=False, gamma_first=False):
     mu = mean_of(values) if center else 0.0
     xs = [v - mu for v in values]
+    if gamma_first:   # 先乘 γ，均方算的是 γ·x 的（之后不再乘 γ）
+        xs, gamma, use_gamma = [g * v for v, g in zip(xs, gamma)], None, False
     if abs_mean:
         ms = mean_of([abs(v) for v in xs])
     elif norm:
@@ -74,7 +79,7 @@ _RMS_FLAG_CODES = {("center", True): "subtracted_mean", ("sqrt", False): "missin
                    ("eps_kind", "fixed"): "eps_ignored", ("eps_kind", "divided"): "eps_divided", ("use_gamma", False): "no_gamma", ("abs_mean", True): "abs_mean",
                    ("norm", True): "divided_by_norm", ("ms_kind", "square_of_sum"): "square_of_sum",
                    ("ms_kind", "square_of_sum_total"): "square_of_sum_total",
-                   ("times", True): "times_rms"}
+                   ("times", True): "times_rms", ("gamma_first", True): "gamma_before_rms"}
 
 
 def _rms_steps(fn, eps):
@@ -256,7 +261,8 @@ def check_rms_norm_list(fn):
         flags = {"center": [False, True], "sqrt": [True, False, "half"],
                  "eps_kind": ["inside", "outside", "missing", "divided"] + (["fixed"] if eps != 1e-6 else []),
                  "use_gamma": [True, False], "abs_mean": [False, True], "norm": [False, True],
-                 "ms_kind": ["mean_sq", "square_of_sum", "square_of_sum_total"], "times": [False, True]}
+                 "ms_kind": ["mean_sq", "square_of_sum", "square_of_sum_total"], "times": [False, True],
+                 "gamma_first": [False, True]}
         variants = combine(flags, {k: v[0] for k, v in flags.items()}, lambda **s: _rms_model(values, gamma, eps, **s),
                             lambda k, v: _RMS_FLAG_CODES[(k, v)])
         # 只有 ε 开了方（ms + eps ** 0.5）：没开方、ε 却换成了 √ε，一种错误，不是两种

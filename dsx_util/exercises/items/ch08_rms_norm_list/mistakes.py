@@ -241,6 +241,15 @@ def rms_norm_list(values, gamma, eps=1e-6):
     d = (ms + eps) ** 1 / 2
     return [g * v / d for v, g in zip(values, gamma)]
 """),
+    # 评审 r47 的尝试（逐字）：以前说「γ 逐个特征相乘」（学习者正是逐个相乘的），没说出 γ 乘早了
+    ('评审 r47：先乘 γ，再对 γ·x 求均方', ['gamma_before_rms'], """import math
+
+
+def rms_norm_list(values, gamma, eps=1e-6):
+    y = [g * v for v, g in zip(values, gamma)]
+    ms = sum(t * t for t in y) / len(y)
+    return [t / math.sqrt(ms + eps) for t in y]
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -263,6 +272,7 @@ WORDS = {
     '评审 r46：只给 ε 开了方（ms + eps ** 0.5）': ['少了括号', '** 比 + 先算', '只有 ε 开了方', '均方没有开方',
                                           '`(sum(v * v for v in values) / len(values) + eps) ** 0.5`'],
     '** 1 / 2 不是开平方（(ms + eps) ** 1 / 2）': ['`(ms + eps) ** 1 / 2`', '** 比 / 先算', '除以 2', '`** 0.5`'],
+    '评审 r47：先乘 γ，再对 γ·x 求均方': ['γ 乘早了', 'mean((γ·x)²)', '原始的 x', '最后再逐个乘 γ'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

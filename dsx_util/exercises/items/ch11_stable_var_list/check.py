@@ -21,6 +21,10 @@ CODES = {
     "variance_wrong_divisor": "偏差平方和对了，分母不对：应除以 H = {h}，你的相当于除以 {got}。",
     "no_return": "你的函数没有返回值（返回的是 None）：是不是忘了写 return？算出方差后 return 它。",
     "welford_update": "像是 Welford 算法的更新写错了：M2 要加 d·(x − 更新后的均值)，你加的是 d²（d = x − 更新前的均值）。",
+    # 评审 r47：M2 加的是 (x − 更新后的均值)²，以前只说「应为 6，你的是 4.60556」：按值认出
+    "welford_new_mean_only": "像是 Welford 算法的更新写错了：M2 要加 (x − 更新前的均值)·(x − 更新后的均值)，你加的是 "
+                             "(x − 更新后的均值)²，只用了更新后的均值，每一项都偏小。更新均值之前先存下 d = x - mean，"
+                             "更新均值之后再写 `m2 += d * (x - mean)`。",
     "shifted_sum_not_divided": "像是平移的算法（先减去同一个数 K，例如第一个数：d = x − K）少除了一个 H："
                                "方差 = (Σd² − (Σd)²/H) / H，你的是 (Σd² − (Σd)²) / H。",
     "negative_variance": "你的方差是负数（{got}）：方差是偏差平方的平均，不会小于 0。检查公式里减去的那一项。",
@@ -64,6 +68,16 @@ def _welford_d_squared(values):
         d = x - mean
         mean += d / n
         m2 += d * d
+    return m2 / n
+
+
+def _welford_new_mean_squared(values):
+    """Welford 算法的另一种写错：M2 加的是 (x − 更新后的均值)²，不是 (x − 更新前的均值)·(x − 更新后的均值)。"""
+    n, mean, m2 = 0, 0.0, 0.0
+    for x in values:
+        n += 1
+        mean += (x - mean) / n
+        m2 += (x - mean) ** 2
     return m2 / n
 
 
@@ -212,6 +226,7 @@ def check_stable_var(fn):
                     ("unbiased_var", "returned_std"): [math.sqrt(var_of(values, unbiased=True))],
                     ("minus_one",): [want - 1.0],   # `/ n - 1`：先除、再减 1
                     ("welford_update",): [_welford_d_squared(values)],
+                    ("welford_new_mean_only",): [_welford_new_mean_squared(values)],
                     ("shifted_sum_not_divided",): [_shifted_not_divided(values)]}
         fields = {"values": values, "want": fmt_num(want), "got": fmt_num(got), "h": len(values)}
         if len(values) != 5:   # 前两组都是 5 个数：均值（和方差）写死了除以 5 的写法在这一组露馅

@@ -118,6 +118,17 @@ NOVEL = [
         total += (v - mu) ** 2
         return total / n
 """),
+    # 评审 r47 的尝试（逐字）：以前只说「方差应为 6，你的是 4.60556」
+    ('评审 r47：Welford 的 M2 加了 (x − 更新后的均值)²', ['welford_new_mean_only'], """def stable_var(values):
+    mean = 0.0
+    m2 = 0.0
+    k = 0
+    for x in values:
+        k += 1
+        mean += (x - mean) / k
+        m2 += (x - mean) ** 2
+    return m2 / k
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -137,6 +148,7 @@ WORDS = {
     '评审 r44：`/ n - 1`（少了括号，结果减了 1）': ['正好比方差小 1', '`/ n - 1`', '`/ (n - 1)`', '除以 H'],
     '个数写死成 5（均值、方差都除以 5）': ['4 个数', '均值和方差都除以了 5', '写死', 'len(values)'],
     '评审 r46：return 缩进到了 for 循环里（只加了第一个数）': ['(x₁ − μ)²/H', 'return 缩进到了 for 循环里面', '与 for 对齐'],
+    '评审 r47：Welford 的 M2 加了 (x − 更新后的均值)²': ['Welford', '(x − 更新前的均值)·(x − 更新后的均值)', '偏小', 'm2 += d * (x - mean)'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
