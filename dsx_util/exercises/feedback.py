@@ -70,6 +70,12 @@ MESSAGES = {
     "missing_def": "代码里没有模板里的 `{line}` 这一行（也许在编辑时被覆盖、删掉或改了名字）：把这一行原样放回函数体的"
                    "上面，函数体的每一行都比它多缩进 4 个空格。",
     "not_list": "应返回一个 Python 列表，实际返回的是 {kind}。",
+    # 评审 r47：返回值是 None 时不说「NoneType」（各练习「实际返回的是 {kind}」的说明都换成这一句，见 returned_none）
+    "returned_none": "你的函数没有返回任何值（返回的是 None）：{why}。{fix}。",
+    # 评审 r47：网页里写对的函数后面留了一行测试调用，运行整段代码时它出错了（list_checks.own_call_finding）
+    "own_call_failed": "运行你的整段代码时，第 {line} 行你自己写的调用 `{said}` 出错了，检查器还没有开始检查{inside}。"
+                       "检查器会用它自己的输入调用 {name}，不需要你在代码里调用：删掉这一行（或者改对它的参数）再检查。"
+                       "Python 的报错是 {error}",
     "wrong_length": "{what}应有 {expected} 个数，实际有 {actual} 个。",
     "wrong_rows": "输出应有 {expected} 行（每行一个列表），实际有 {actual} 行{hint}。",
     # 一维输出只有 1 个数、应有好几个（list_checks.as_floats 给了正确输出时）：{hint} 说出它正是第 1 个输入的结果、return 在哪里
@@ -109,12 +115,61 @@ def exercise_id_of(module_name):
 
 
 def message(table, code, **fields):
-    """取出 code 的说明（先查 table，再查通用表）并填入字段；字段缺失时返回未填的模板。"""
+    """取出 code 的说明（先查 table，再查通用表）并填入字段；字段缺失时返回未填的模板。
+
+    「实际返回的是 {kind}」一类的说明（not_list、not_tensor、not_rows……）在返回值是 None（kind 是 "NoneType"）时
+    都换成 returned_none 的那一句：全书一种说法，代码不变。
+    """
     template = (table or {}).get(code) or MESSAGES[code]
+    if fields.get("kind") == "NoneType" and "返回的是 {kind}" in template:
+        return returned_none(_CHECKING[-1] if _CHECKING else None)
     try:
         return template.format(**fields)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+_CHECKING = []   # Checker.__call__ 期间正在检查的学习者的函数（returned_none 从它的源码里找名字）
+
+
+def returned_none(fn=None):
+    """学习者的函数返回了 None 时的说明：没有 return（或只 print 了）时说加上 `return 名字`（名字是他在函数里建的
+    列表，找不到时举例 `return out`）；有 return 却得到 None 时说 return 后面的值本身是 None。看不到源码时两种都说。"""
+    import ast
+    import inspect
+    import textwrap
+    node = None
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+        node = tree.body[0] if isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    except (OSError, TypeError, SyntaxError, ValueError, IndexError):
+        pass
+    if node is None:
+        return MESSAGES["returned_none"].format(why="函数里没有 return，或者结果只用 print 打印了出来",
+                                                fix="在函数体的最后用 return 返回算好的结果，例如 `return out`")
+    own = []
+    todo = list(node.body)
+    while todo:   # 函数自己的节点（不进嵌套的函数、类）
+        n = todo.pop()
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            own.append(n)
+            todo.extend(ast.iter_child_nodes(n))
+    valued = [n for n in own if isinstance(n, ast.Return) and n.value is not None
+              and not (isinstance(n.value, ast.Constant) and n.value.value is None)]
+    if valued:
+        return MESSAGES["returned_none"].format(
+            why="有 return，得到的值却是 None：`out.append(v)`、`values.sort()` 这类方法只改动列表，本身返回 None；"
+                "也可能函数没有走到 return 就结束了",
+            fix="先调用这类方法，再单独写一行 return 返回那个列表，例如 `return out`")
+    lists = [t.targets[0].id for t in node.body if isinstance(t, ast.Assign) and len(t.targets) == 1
+             and isinstance(t.targets[0], ast.Name) and (isinstance(t.value, (ast.List, ast.ListComp)) or (
+                 isinstance(t.value, ast.Call) and isinstance(t.value.func, ast.Name) and t.value.func.id == "list"))]
+    printed = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "print" for n in own)
+    why = ("函数里没有 return，结果只用 print 打印了出来：print 只是把它显示出来，调用函数的人（检查器）拿不到" if printed
+           else "函数里没有 return")
+    fix = (f"在函数体的最后（不在循环里）加上 `return {lists[-1]}`" if lists
+           else "在函数体的最后用 return 返回算好的结果，例如 `return out`")
+    return MESSAGES["returned_none"].format(why=why, fix=fix)
 
 
 # ---------------------------------------------------------------------------
@@ -604,6 +659,17 @@ def learner_frame(exc):
     return found
 
 
+def code_frames(exc, filename):
+    """异常回溯里文件名是 filename 的帧，由外到内：[(函数名, 行号), ...]（模块这一层的函数名是 "<module>"）。
+    list_checks.own_call_finding 用它找出错的顶层语句（CPython 与 Pyodide 的回溯相同）。"""
+    frames, tb = [], exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            frames.append((tb.tb_frame.f_code.co_name, tb.tb_lineno))
+        tb = tb.tb_next
+    return frames
+
+
 def learner_source(exc):
     """(学习者的整段代码, 出错的那一行)，取自 linecache（网页里 run_source 登记了代码；IPython 自己登记单元格）。"""
     found = learner_frame(exc)
@@ -907,6 +973,7 @@ class Checker:
     def __call__(self, fn, show=True, **options):
         findings, notes = [], []
         states = _random_states()
+        _CHECKING.append(fn)
         try:
             findings = spec_findings(fn, self.exercise_id)
             if not stops_checking(findings):
@@ -926,6 +993,7 @@ class Checker:
             error = f"{type(exc).__name__}: {exc}".splitlines()[0][:120]
             findings, notes = [(CHECK_FAILED, message(None, CHECK_FAILED, error=error))], []
         finally:
+            _CHECKING.pop()
             _restore_random_states(states)
         if any(code == NOT_DONE for code, _ in findings):
             findings = [(NOT_DONE, MESSAGES[NOT_DONE])]

@@ -14,12 +14,13 @@ max_abs_of / worst_of / rounded_digits（小算术）。每个检查按三层找
 都不吻合时逐步诊断。学习者的函数每次调用最多运行 TIME_LIMIT 秒（sys.settrace 计时，两处都适用），超时报 timeout。
 """
 import itertools
+import linecache
 import math
 import re
 import sys
 
-from .feedback import (MESSAGES, NOT_DONE, RAISED, REQUIRED, SPECS, CheckResult, Stop, exception_sentence, exercise_spec, fmt_num,
-                       fmt_pair, message, run_limited)
+from .feedback import (MESSAGES, NOT_DONE, RAISED, REQUIRED, SPECS, CheckResult, Stop, code_frames, exception_sentence,
+                       exercise_spec, fmt_num, fmt_pair, message, run_limited)
 
 TIME_LIMIT = 2.0
 
@@ -695,6 +696,42 @@ def missing_def_finding(spec, entry):
 
 
 # ---------------------------------------------------------------- 网页里用：运行整段代码再检查
+def own_call_finding(source, exc, filename="<你的代码>"):
+    """运行整段代码时出错、出错的是顶层一行调用学习者自己函数的语句（留下的测试调用，如 `print(f([1, 2]))`）：
+    (代码, 说明)，说出是第几行的调用、检查还没开始、删掉它；错误在函数里别的行时另说那一行。不是这种情况时 None。
+
+    只看回溯（feedback.code_frames）：最外层的学习者帧（模块这一层）是出错的顶层语句，最后一个是真正出错的那一行。
+    """
+    import ast
+    frames = code_frames(exc, filename)
+    if not frames or frames[0][0] != "<module>":
+        return None
+    line = frames[0][1]
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    own = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    stmt = next((n for n in tree.body if n.lineno <= line <= (n.end_lineno or n.lineno)), None)
+    if stmt is None or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return None
+    called = [n.func.id for n in ast.walk(stmt) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+              and n.func.id in own]
+    if not called:
+        return None
+    said = (ast.get_source_segment(source, stmt) or "").strip() or source.splitlines()[line - 1].strip()
+    said = said if len(said) <= 80 and "\n" not in said else said.splitlines()[0][:77] + "..."
+    inside = ""
+    if len(frames) > 1 and frames[-1][1] != line:
+        text = linecache.getline(filename, frames[-1][1]).strip()
+        text = text if len(text) <= 80 else text[:77] + "..."
+        inside = f"：错误发生在这次调用里，你的函数第 {frames[-1][1]} 行" + (f"（`{text}`）" if text else "")
+    first = str(exc).strip().splitlines()
+    error = type(exc).__name__ + (f"：{first[0].strip()}" if first else "")
+    return ("own_call_failed", message(None, "own_call_failed", line=line, said=said, inside=inside, name=called[0],
+                                       error=error[:200]))
+
+
 def run_source(source, checker, entry, spec=None):
     """运行学习者写的整段代码 source，再用检查函数 checker（名字）检查其中的 entry；返回 dict。
 
@@ -705,7 +742,7 @@ def run_source(source, checker, entry, spec=None):
     if spec is not None:
         SPECS[check.exercise_id] = spec
     title = check.exercise
-    import linecache   # 登记代码：报错时 feedback.learner_source 能找到出错的那一行和学习者写的名字
+    # 登记代码：报错时 feedback.learner_source 能找到出错的那一行和学习者写的名字
     linecache.cache["<你的代码>"] = (len(source), None, source.splitlines(True), "<你的代码>")
     lost = None if defines(source, entry) else missing_def_finding(exercise_spec(check.exercise_id), entry)
     try:
@@ -726,6 +763,9 @@ def run_source(source, checker, entry, spec=None):
     except NotImplementedError:
         return CheckResult(title, codes=[NOT_DONE], messages=[MESSAGES[NOT_DONE]]).as_dict()
     except Exception as exc:  # noqa: BLE001 -- 顶层代码出错也只变成一条反馈
+        found = own_call_finding(source, exc)
+        if found:
+            return CheckResult(title, codes=[found[0]], messages=[found[1]]).as_dict()
         return CheckResult(title, codes=[RAISED], messages=[message(None, RAISED, error=exception_sentence(exc))]).as_dict()
     fn = namespace.get(entry)
     if not callable(fn):

@@ -42,6 +42,12 @@ NOVEL = [
         rows.append([name, len(values), sum(values) / len(values)])
         return rows
 """),
+    # 评审 r47 的尝试：忘了 return rows；以前说「实际返回的是 NoneType」
+    ('评审 r47：忘了 return rows', ['not_rows'], """def stats_rows(data):
+    rows = []
+    for name, values in data.items():
+        rows.append([name, len(values), sum(values) / len(values)])
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -53,6 +59,7 @@ WORDS = {
     '每一行写成元组 (名称, 个数, 均值)': ["第 1 行是 tuple", "方括号 [...]"],
     '个数写成浮点数': ["个数应是整数", "4.0", "len"],
     'return 写在循环里，只返回第一行': ["应有 3 行", "实际有 1 行", "只处理了第一行", "return 缩进到了 for 循环里面"],
+    '评审 r47：忘了 return rows': ["没有返回任何值", "`return rows`"],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），

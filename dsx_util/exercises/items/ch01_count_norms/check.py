@@ -2,7 +2,7 @@
 """练习 ch01-count-norms 的检查器（只用标准库，网页里也能运行；题目、模板、参考答案在同一个文件夹；编目的错误写法在 mistakes.py）。"""
 import ast
 
-from ...feedback import checker, message
+from ...feedback import checker, message, returned_none
 from ...list_checks import call_or_stop, function_source, list_not_tuple
 
 CODES = {
@@ -17,7 +17,9 @@ CODES = {
     "forgot_final_norm": "层归一化少算了 1 个：最后一个 Transformer 块之后、输出头之前还有一个。",
     "one_norm_per_block": "每个 Transformer 块里有两个层归一化（注意力前一个、前馈神经网络前一个），不是一个。",
     "params_missing_shift": "个数对了，参数总数只有应有的一半：每个层归一化除了缩放参数 γ，还有平移参数 β。",
-    "hard_coded": "GPT-2 small 的配置算对了，换一个配置（n_layers={n_layers}，emb_dim={emb_dim}）就错了：请用 cfg 里的值来算。",
+    # 评审 r47：按值说出写死的是哪一个（结果正是默认配置的 n_layers=12 或 emb_dim=768 代进公式）
+    "hard_coded": "GPT-2 small 的配置算对了，换一个配置（n_layers={n_layers}，emb_dim={emb_dim}）就错了：你的 {got} 正是"
+                  " {which} 时的结果，像是把 {said}：要用 {fix}。",
     "wrong_key": "GPT-2 small 的配置算对了，换一个配置（n_layers={n_layers}）就错了：你的个数像是按 cfg[\"{key}\"]（= {value}）"
                  "算的，层数要读 cfg[\"n_layers\"]。",
     "wrong_count": "层归一化的个数不对（配置 n_layers={n_layers}：你的是 {got}）：数一数每个块里有几个，块外还有几个。",
@@ -96,13 +98,26 @@ def _total_code(cfg, count, params):
     return "wrong_total", None
 
 
+def _hard_coded(cfg, count, params):
+    """结果正是把默认配置的 n_layers、emb_dim（其中一个或两个）代进正确公式算的：说明的字段；否则 None。"""
+    n, e = cfg["n_layers"], cfg["emb_dim"]
+    n0, e0 = GPT_CONFIG_124M["n_layers"], GPT_CONFIG_124M["emb_dim"]
+    for keys in (("n_layers", "emb_dim"), ("n_layers",), ("emb_dim",)):
+        nn, ee = (n0 if "n_layers" in keys else n), (e0 if "emb_dim" in keys else e)
+        if any(cfg[k] == GPT_CONFIG_124M[k] for k in keys) or (count, params) != (2 * nn + 1, (2 * nn + 1) * 2 * ee):
+            continue
+        return {"which": "、".join(f"{k} 取 {GPT_CONFIG_124M[k]}" for k in keys),
+                "said": "、".join(f"{k} 写死成了 {GPT_CONFIG_124M[k]}" for k in keys),
+                "fix": " 和 ".join(f'cfg["{k}"]' for k in keys)}
+    return None
+
+
 @checker(__name__, CODES)
 def check_count_norms(fn):
     """检查 count_norms(cfg)：前置归一化 GPT 模型里层归一化的个数与参数总数（不构建模型，用公式算）。"""
     configs = [dict(GPT_CONFIG_124M),
                dict(GPT_CONFIG_124M, n_layers=3, emb_dim=64, n_heads=4),
                dict(GPT_CONFIG_124M, n_layers=24, emb_dim=1024, n_heads=16)]
-    small = 2 * GPT_CONFIG_124M["n_layers"] + 1
     listed = None   # 第一个写成列表的返回值：数都对之后再说要写成元组（先说数哪里不对）
     for k, cfg in enumerate(configs):
         value = call_or_stop(fn, dict(cfg))
@@ -115,6 +130,8 @@ def check_count_norms(fn):
             if count != value[0] or params != value[1]:
                 raise ValueError
         except (TypeError, ValueError):
+            if value is None:   # 什么也没有返回：与各练习同一句（feedback.returned_none）
+                return [("not_pair", returned_none(fn))]
             return [("not_pair", message(CODES, "not_pair", value=value))]
         n, e = cfg["n_layers"], cfg["emb_dim"]
         want_count, want_params = 2 * n + 1, (2 * n + 1) * 2 * e
@@ -129,8 +146,10 @@ def check_count_norms(fn):
             continue
         fields = {"n_layers": n, "emb_dim": e, "want": want_count, "got": count}
         used = params / (2 * e)
-        if k > 0 and (count, params) == (small, small * 2 * GPT_CONFIG_124M["emb_dim"]):
+        fixed = _hard_coded(cfg, count, params) if k > 0 else None
+        if fixed:
             code = "hard_coded"
+            fields.update(fixed, got=(count, params))
         elif count == want_count and used == int(used) and params % (count * e):
             # 参数总数是 2·emb_dim 的整数倍、却不是「个数 × 每个的参数」：两处用的层归一化个数不同（每个的参数对了）
             code = "params_count_mismatch"

@@ -73,6 +73,15 @@ NOVEL = [
     E = cfg["emb_dim"]
     return 2*L+1, 2*L+1*2*E
 """),
+    # 评审 r47 的尝试（逐字）：以前说「个数不对：数一数每个块里有几个」「每个层归一化有多少个可学习参数？」
+    ('评审 r47：把 n_layers 写死成了 12', ['hard_coded'], """def count_norms(cfg):
+    n = 2 * 12 + 1
+    return (n, n * 2 * cfg["emb_dim"])
+"""),
+    ('评审 r47：把 emb_dim 写死成了 768', ['hard_coded'], """def count_norms(cfg):
+    n = 2 * cfg["n_layers"] + 1
+    return (n, n * 2 * 768)
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -88,6 +97,8 @@ WORDS = {
     '参数总数多加了一个 7（不是 cfg 里的数）': ['应是 个数 × 2 × emb_dim = 25 × 1536 = 38400', '38407', '多了 7'],
     '评审 r44：参数总数多加了 cfg["vocab_size"]': ['多了 50257', 'cfg["vocab_size"]', '38400'],
     '评审 r46：少了括号，2*L+1*2*E': ['少了括号', '* 比 + 先算', '`2*L+1*2*E`', '`(2*L+1)*2*E`'],
+    '评审 r47：把 n_layers 写死成了 12': ['n_layers 写死成了 12', 'cfg["n_layers"]'],
+    '评审 r47：把 emb_dim 写死成了 768': ['emb_dim 写死成了 768', 'cfg["emb_dim"]'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
@@ -98,7 +109,7 @@ REQUIREMENTS = [
      '    from dsx_util.gpt import GPTModel\n    GPTModel\n    n_norms = 2 * cfg["n_layers"] + 1',
      "forbidden_call", "不要真的构建模型"),
     ("只用 cfg 里的数（不写死 GPT-2 small）", 'n_norms = 2 * cfg["n_layers"] + 1', "n_norms = 25",
-     "wrong_count", "n_layers=3"),
+     "hard_coded", "n_layers 写死成了 12"),
     ("返回 (个数, 参数总数)", "return n_norms, n_params", "return n_params, n_norms", "swapped_order", "位置反了"),
     ("两个整数", "n_norms * 2 * cfg", "n_norms * 2.0 * cfg", "not_int", "整数"),
     ("返回元组 (…, …)", "return n_norms, n_params", "return [n_norms, n_params]", "list_not_tuple", "元组"),

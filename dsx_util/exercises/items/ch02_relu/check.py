@@ -19,6 +19,11 @@ CODES = {
                       "循环第一轮就返回了。return 要与 for 对齐，写在循环之后。",
     "length_hard_coded": "{before} 个数的输入是对的，换成 {expected} 个数的输入，你的输出却有 {actual} 个：像是把个数 {before} 写死了"
                          "（例如 range({before}) 或 [0.0] * {before}）。有几个数用 len(values) 得到，或者直接 for v in values。",
+    # 评审 r47：按值认出循环少走了一轮（输出正是少了最后一个 / 第 1 个输入的正确结果）
+    "last_skipped": "输出应有 {expected} 个数，你的只有 {actual} 个，正是除了最后一个输入（{value}）之外的结果：循环少走了一轮，"
+                    "像是写了 range(len(values) - 1)。写 range(len(values))，或者直接 for v in values。",
+    "first_skipped": "输出应有 {expected} 个数，你的只有 {actual} 个，正是除了第 1 个输入（{value}）之外的结果：像是从下标 1 开始了"
+                     "（range(1, len(values)) 或 values[1:]）。下标从 0 开始：写 range(len(values))，或者直接 for v in values。",
     "order_changed": "输出里的数都对，顺序却变了（第 {index} 个应为 {want}，你的是 {got}）：第 i 个输出对应第 i 个输入，"
                      "不要排序或重排。",
 }
@@ -41,6 +46,15 @@ def check_relu(fn):
                 if out == filtered:
                     return [("negatives_dropped", message(CODES, "negatives_dropped", actual=len(out), expected=len(data),
                                                           kept=kept, dropped=dropped))]
+            want = [v if v > 0 else 0.0 for v in data]
+            numbers = all(isinstance(y, (int, float)) and not isinstance(y, bool) for y in out)
+            if numbers and len(out) == len(data) - 1 >= 2:
+                if out == want[:-1]:
+                    return [("last_skipped", message(CODES, "last_skipped", expected=len(data), actual=len(out),
+                                                     value=data[-1]))]
+                if out == want[1:]:
+                    return [("first_skipped", message(CODES, "first_skipped", expected=len(data), actual=len(out),
+                                                      value=data[0]))]
             first = data[0] if data[0] > 0 else 0.0
             if len(out) == 1 < len(data) and isinstance(out[0], (int, float)) and out[0] == first:
                 return [("return_in_loop", message(CODES, "return_in_loop", expected=len(data), value=data[0]))]

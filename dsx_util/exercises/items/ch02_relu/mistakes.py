@@ -30,7 +30,16 @@ MISTAKES = [
     return tuple(v if v > 0 else 0.0 for v in values)
 """),
     ('wrong_length', ['wrong_length'], """def relu_list(values):
+    return [v if v > 0 else 0.0 for v in values] + [0.0]
+"""),
+    ('first_skipped', ['first_skipped'], """def relu_list(values):
     return [v if v > 0 else 0.0 for v in values[1:]]
+"""),
+    ('last_skipped', ['last_skipped'], """def relu_list(values):
+    out = []
+    for i in range(len(values) - 1):
+        out.append(values[i] if values[i] > 0 else 0.0)
+    return out
 """),
     ('negatives_dropped', ['negatives_dropped'], """def relu_list(values):
     return [v for v in values if v >= 0]
@@ -73,6 +82,20 @@ NOVEL = [
         out[i] = max(0.0, values[i])
     return out
 """),
+    # 评审 r47：忘了 return（评审的原样尝试用 print 代替了 return，它会打印，在 tests/test_review47_b.py 里）；
+    # 以前说「实际返回的是 NoneType」。写对的函数后面留下出错的测试调用（笔记本里到不了检查器）也在那里
+    ('评审 r47：忘了 return', ['not_list'], """def relu_list(values):
+    out = []
+    for v in values:
+        out.append(max(0.0, v))
+"""),
+    # 评审 r47 的尝试：以前只说「输出应有 5 个数，实际有 4 个」
+    ('评审 r47：循环少走了一轮 range(len(values) - 1)', ['last_skipped'], """def relu_list(values):
+    out = []
+    for i in range(len(values) - 1):
+        out.append(max(0.0, values[i]))
+    return out
+"""),
 ]
 
 # 评审找到的说明：上面的尝试里，说明必须说出这些词（tests/test_review_messages.py）
@@ -81,6 +104,8 @@ WORDS = {
     '评审 r42：把负数过滤掉了（长度变短）': ['只有 2 个数', '应有 5 个', '大于 0 的数', '负数和 0.0 都被删掉了', '变成 0.0'],
     '评审 r44：return 缩进到了 for 循环里': ['只有 1 个', 'return 缩进到了 for 循环里面', '写在循环之后'],
     '个数写死成 5（[0.0] * 5）': ['5 个数的输入是对的', '写死', 'len(values)'],
+    '评审 r47：忘了 return': ['没有返回任何值', 'None', '`return out`'],
+    '评审 r47：循环少走了一轮 range(len(values) - 1)': ['只有 4 个', '最后一个', 'range(len(values))', 'for v in values'],
 }
 
 # 题目（task.md）写明的每条要求：一个只违反这一条的尝试（在 solution.py 上做一次字符串替换），
