@@ -202,6 +202,19 @@ def test_first_errors_read_the_same_in_the_page(chapter_page):
     assert page.context.external == [] and page.context.errors == []
 
 
+def test_printed_lines_are_labelled_and_none_is_explained(chapter_page):
+    """评审 r47：print 代替了 return 时，说明不说「NoneType」而说函数没有返回值（与 CPython 逐字相同）；打印的几行
+    前面有一句「检查时你的代码打印了：」，不会被当成检查结果的一部分。"""
+    ex = next(ex for ex in IN_PAGE if ex.id == "ch02-relu")
+    page = chapter_page(ex.chapter)
+    n = _box_of(page, ex.id)
+    source = "def relu_list(values):\n    for v in values:\n        print(max(0.0, v))\n"
+    [(verdict, expected)] = _batch_same_as_cpython(page, n, ex, [source])
+    assert "NoneType" not in verdict["shown"] and "没有返回" in verdict["shown"], verdict["shown"]
+    label = verdict["shown"].index("检查时你的代码打印了：")
+    assert verdict["shown"].index("0.0", label) > label, verdict["shown"]
+
+
 def test_endless_loop_stops_and_the_page_recovers(chapter_page):
     """死循环：在时间限制内给出超时提示；页面照常滚动；之后还能再运行。
 

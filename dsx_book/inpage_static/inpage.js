@@ -181,7 +181,11 @@
     const r = out.result;
     let html = esc(r.head);
     if (r.state === "failed") html += r.messages.map((m) => `<div>${esc(m)}</div>`).join("");
-    if (out.printed) html += `<pre class="dsx-inpage-printed">${esc(out.printed)}</pre>`;
+    // 学习者代码里的 print：先说明这是什么（评审 r47：没有说明时，打印的几行像是检查结果的一部分）
+    if (out.printed) {
+      html += `<div class="dsx-inpage-printed-label">检查时你的代码打印了：</div>`
+        + `<pre class="dsx-inpage-printed">${esc(out.printed)}</pre>`;
+    }
     say(box, { passed: "pass", not_done: "todo", failed: "fail" }[r.state], html);
     box.querySelector(".dsx-inpage-feedback").dataset.codes = r.codes.join(" ");
     return out;
