@@ -20,10 +20,8 @@ def novel(ex_id):
     return {what: (codes, src) for what, codes, src in m.NOVEL}
 
 
-def assert_named(ex_id, what, codes, words, absent=()):
-    """NOVEL 里的评审原样代码 what：编目写的代码是 codes，检查得到的也正是 codes，说明里有 words 的每个词、没有 absent 的词。"""
-    listed, source = novel(ex_id)[what]
-    assert listed == codes
+def says(ex_id, source, codes, words, absent=()):
+    """检查 source 得到的正是 codes，说明里有 words 的每个词、没有 absent 的词；返回说明的全文。"""
     result = run_attempt(ex_id, source)
     assert result["codes"] == codes, result["messages"]
     text = "\n".join(result["messages"])
@@ -31,3 +29,11 @@ def assert_named(ex_id, what, codes, words, absent=()):
         assert word in text, (word, text)
     for word in absent:
         assert word not in text, (word, text)
+    return text
+
+
+def assert_named(ex_id, what, codes, words, absent=()):
+    """NOVEL 里的评审原样代码 what：编目写的代码是 codes，检查得到的也正是 codes，说明里有 words 的每个词、没有 absent 的词。"""
+    listed, source = novel(ex_id)[what]
+    assert listed == codes
+    says(ex_id, source, codes, words, absent)

@@ -14,7 +14,7 @@
 import pytest
 
 from dsx_util.exercises.catalog import get_exercise
-from review_cases import assert_named, run_attempt
+from review_cases import assert_named, run_attempt, says as _says
 
 VAR, DYT, LN, MV = "ch11-stable-var-list", "ch12-dyt-list", "ch04-layer-norm-rows", "ch06-mean-var-list"
 
@@ -39,16 +39,6 @@ NEW_WORDING = ("for 循环里面", "所有行一起算", "字符串", "是赋值
 def test_review46_attempt_is_named(ex_id, what, codes, words, never):
     assert_named(ex_id, what, codes, words, never)
 
-
-def _says(ex_id, source, codes, words, never=()):
-    result = run_attempt(ex_id, source)
-    assert result["codes"] == codes, result["messages"]
-    text = "\n".join(result["messages"])
-    for word in words:
-        assert word in text, (word, text)
-    for word in never:
-        assert word not in text, (word, text)
-    return text
 
 
 # ---------------------------------------------------------------- ch11：方差只算了第一个数

@@ -13,7 +13,7 @@
 """
 import pytest
 
-from review_cases import assert_named, run_attempt
+from review_cases import assert_named, run_attempt, says as _says
 
 ROWS, NORMS, RELU, LN = "ch00-table-rows", "ch01-count-norms", "ch02-relu", "ch04-layer-norm-rows"
 
@@ -34,16 +34,6 @@ REVIEW47 = [
 def test_review47_attempt_is_named(ex_id, what, codes, words, never):
     assert_named(ex_id, what, codes, words, never)
 
-
-def _says(ex_id, source, codes, words, never=()):
-    result = run_attempt(ex_id, source)
-    assert result["codes"] == codes, result["messages"]
-    text = "\n".join(result["messages"])
-    for word in words:
-        assert word in text, (word, text)
-    for word in never:
-        assert word not in text, (word, text)
-    return text
 
 
 # ---------------------------------------------------------------- 共用：留下的测试调用出错
